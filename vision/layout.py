@@ -1,0 +1,177 @@
+"""The per-table layout file: where every region of the felt is, and how the felt maps to the image.
+
+Regions are polygons in *table coordinates* (millimetres on the felt, x to the right and y away
+from the dealer as the camera sees it). Four reference points pair table coordinates with image
+pixels; the homography between them places every region on the image. ``paigow-monitor calibrate``
+writes the image side of the reference points from a frame.
+
+The file is YAML or JSON; every bad field is named in the error (pydantic's field path).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+__all__ = [
+    "DealerZones",
+    "Game",
+    "LayoutError",
+    "Point",
+    "Polygon",
+    "ReferencePoint",
+    "SeatZones",
+    "TableLayout",
+    "load_layout",
+]
+
+Game = Literal["seven-card", "six-card"]
+
+
+class LayoutError(ValueError):
+    """The layout file is missing, unreadable or invalid; the message names the file and field."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Point(_Model):
+    x: float
+    y: float
+
+
+Polygon = Annotated[list[Point], Field(min_length=3)]
+
+
+class ReferencePoint(_Model):
+    """One correspondence for the homography: a point on the felt and where the camera sees it."""
+
+    name: str
+    table: Point
+    image: Point
+
+
+class SeatZones(_Model):
+    """A player spot: bet circle (chips mark an active seat), high-hand (5 cards) and low-hand areas."""
+
+    seat: Annotated[int, Field(ge=1, le=7)]
+    bet: Polygon
+    high: Polygon
+    low: Polygon
+    deal: Polygon | None = None  # where the seat's 7 (or 6) cards land when dealt; defaults to high+low hull
+
+
+class DealerZones(_Model):
+    """The dealer's area: where his cards are dealt/exposed, and where he sets high and low hands."""
+
+    hand: Polygon
+    high: Polygon
+    low: Polygon
+
+
+class TableLayout(_Model):
+    """Everything the monitor needs to know about one table and its camera."""
+
+    table_id: Annotated[str, Field(min_length=1)]
+    game: Game
+    image_width: Annotated[int, Field(gt=0)]
+    image_height: Annotated[int, Field(gt=0)]
+    table_width_mm: Annotated[float, Field(gt=0)]
+    table_height_mm: Annotated[float, Field(gt=0)]
+    reference_points: Annotated[list[ReferencePoint], Field(min_length=4, max_length=4)]
+    seats: Annotated[list[SeatZones], Field(min_length=1, max_length=7)]
+    dealer: DealerZones
+    lcd: Polygon
+    iverify: Polygon
+    # Positions as the shuffler counts them, counter-clockwise; LCD value n names positions[n-1].
+    # Each entry is "dealer" or "seat<N>". Seed 000 rules 3-4: every position, occupied or not,
+    # gets a hand, starting at the LCD position and working counter-clockwise.
+    positions: Annotated[list[str], Field(min_length=2)]
+    face_up_dealing: bool = False  # seed 003: permitted face-up dealing
+    foul_policy: Literal["house-way-reset", "loses"] = "house-way-reset"
+
+    @field_validator("positions")
+    @classmethod
+    def _positions_named(cls, v: list[str]) -> list[str]:
+        for p in v:
+            if p != "dealer" and not (p.startswith("seat") and p[4:].isdigit()):
+                raise ValueError(f"position {p!r} must be 'dealer' or 'seat<N>'")
+        if len(set(v)) != len(v):
+            raise ValueError("positions must not repeat")
+        if "dealer" not in v:
+            raise ValueError("positions must include 'dealer'")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TableLayout:
+        nums = [s.seat for s in self.seats]
+        if len(set(nums)) != len(nums):
+            raise ValueError(f"seats: seat numbers repeat: {sorted(nums)}")
+        named = {int(p[4:]) for p in self.positions if p != "dealer"}
+        if named != set(nums):
+            raise ValueError(f"positions name seats {sorted(named)} but seats defines {sorted(nums)}")
+        return self
+
+    # --- geometry -------------------------------------------------------------------------
+    def homography(self) -> np.ndarray:
+        """3x3 matrix mapping table millimetres to image pixels (from the four reference points)."""
+        import cv2
+
+        src = np.array([[p.table.x, p.table.y] for p in self.reference_points], dtype=np.float32)
+        dst = np.array([[p.image.x, p.image.y] for p in self.reference_points], dtype=np.float32)
+        return np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
+
+    def to_image(self, polygon: list[Point]) -> np.ndarray:
+        """A table-coordinate polygon as an (N, 2) float array of image pixels."""
+        h = self.homography()
+        pts = np.array([[p.x, p.y, 1.0] for p in polygon], dtype=np.float64) @ h.T
+        return pts[:, :2] / pts[:, 2:3]
+
+    def seat(self, n: int) -> SeatZones:
+        for s in self.seats:
+            if s.seat == n:
+                return s
+        raise KeyError(f"table {self.table_id} has no seat {n}")
+
+    @property
+    def seat_numbers(self) -> list[int]:
+        return sorted(s.seat for s in self.seats)
+
+    def deal_order(self, lcd: int) -> list[str]:
+        """Positions in dealing order for an LCD start value (1-based), counter-clockwise."""
+        n = len(self.positions)
+        if not 1 <= lcd <= n:
+            raise ValueError(f"LCD value {lcd} is outside 1..{n}")
+        return [self.positions[(lcd - 1 + i) % n] for i in range(n)]
+
+    def dump(self, path: Path) -> None:
+        data = self.model_dump(mode="json")
+        text = json.dumps(data, indent=1) if path.suffix == ".json" else yaml.safe_dump(data, sort_keys=False)
+        path.write_text(text)
+
+
+def load_layout(path: str | Path) -> TableLayout:
+    """Read and validate a layout file; errors name the file and each bad field."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise LayoutError(f"{p}: cannot read layout file: {e.strerror or e}") from e
+    try:
+        raw = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as e:
+        raise LayoutError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {e}") from e
+    try:
+        return TableLayout.model_validate(raw)
+    except ValidationError as e:
+        lines = [f"{p}: invalid layout ({e.error_count()} problem(s)):"]
+        for err in e.errors():
+            loc = ".".join(str(x) for x in err["loc"]) or "<root>"
+            lines.append(f"  {loc}: {err['msg']}")
+        raise LayoutError("\n".join(lines)) from e

@@ -1,0 +1,65 @@
+"""Table state: what the camera shows at one moment. The record that crosses from vision/ to compliance/.
+
+The renderer writes the true table state of every frame in this same form (its ground truth), so
+the compliance engine can be driven by ground truth or by the camera pipeline alike.
+
+Card tokens are the notation of ``rules.cards`` (``As``, ``Td``, ``Jk``) or ``BACK`` for a card
+seen face down. A zone's cards are listed left to right as the camera sees them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["BACK", "DealerState", "IVerifyState", "SeatState", "TableState"]
+
+BACK = "BACK"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatState(_Model):
+    seat: int
+    chips: bool = False  # chips in the bet circle: the seat is active (has a wager)
+    dealt: list[str] = Field(default_factory=list)  # cards lying in the deal spot, not yet set
+    high: list[str] = Field(default_factory=list)  # cards in the high-hand area
+    low: list[str] = Field(default_factory=list)  # cards in the low-hand area
+
+
+class DealerState(_Model):
+    hand: list[str] = Field(default_factory=list)  # dealt / exposed, not yet set
+    high: list[str] = Field(default_factory=list)
+    low: list[str] = Field(default_factory=list)
+
+
+class IVerifyState(_Model):
+    """The i-Verify display: blank, or a position's house-way setting (seed 000 rule 5a)."""
+
+    visible: bool = True  # False: the camera cannot see the display (WAC 230-15-280)
+    mode: Literal["blank", "seat", "dealer"] = "blank"
+    seat: int | None = None
+    high: list[str] = Field(default_factory=list)
+    low: list[str] = Field(default_factory=list)
+
+
+class TableState(_Model):
+    """One moment of the table. ``t`` is seconds from the start of the source (never wall clock)."""
+
+    table_id: str
+    frame: int
+    t: float
+    lcd: int | None = None  # the shuffler's start position, when shown
+    seats: list[SeatState] = Field(default_factory=list)
+    dealer: DealerState = Field(default_factory=DealerState)
+    iverify: IVerifyState = Field(default_factory=IVerifyState)
+    occluded: list[str] = Field(default_factory=list)  # zones hidden this frame ("seat3.high", "dealer")
+
+    def seat(self, n: int) -> SeatState:
+        for s in self.seats:
+            if s.seat == n:
+                return s
+        raise KeyError(f"no seat {n} in table state at frame {self.frame}")
