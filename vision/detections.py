@@ -1,0 +1,87 @@
+"""One frame's (or one crop's) detections: the object every vision stage passes along.
+
+Parallel arrays, in the manner of ``supervision.Detections``: boxes ``xyxy`` (N, 4) in pixels of
+the image they were found in, ``class_id`` (N,), ``confidence`` (N,). Class ids index ``CLASSES``:
+the 52 faces in card-code order (``rules.cards``), then the Joker (52), then a card back (53).
+Filter with a boolean mask: ``dets[dets.confidence > 0.5]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from rules.cards import DECK
+from vision.state import BACK
+
+__all__ = ["BACK_CLASS", "CLASSES", "JOKER_CLASS", "CardDetector", "Detections"]
+
+CLASSES: tuple[str, ...] = (*(str(c) for c in DECK), BACK)  # 0..51 faces, 52 "Jk", 53 "BACK"
+JOKER_CLASS = 52
+BACK_CLASS = 53
+
+
+@dataclass
+class Detections:
+    xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    class_id: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
+    confidence: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+
+    def __post_init__(self) -> None:
+        self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4) if np.size(self.xyxy) else (
+            np.zeros((0, 4), np.float32)
+        )
+        self.class_id = np.asarray(self.class_id, dtype=np.int64).reshape(-1)
+        self.confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
+        n = len(self.xyxy)
+        if self.class_id.shape != (n,) or self.confidence.shape != (n,):
+            raise ValueError(
+                f"xyxy has {n} rows but class_id has shape {self.class_id.shape} and confidence "
+                f"{self.confidence.shape}; all must have {n} entries"
+            )
+        if n and (self.class_id.min() < 0 or self.class_id.max() >= len(CLASSES)):
+            raise ValueError(f"class_id must be in 0..{len(CLASSES) - 1}, but got {self.class_id.tolist()}")
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: np.ndarray | slice | int) -> Detections:
+        if isinstance(index, int):
+            index = slice(index, index + 1)
+        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index])
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, int, float]]:
+        for i in range(len(self)):
+            yield self.xyxy[i], int(self.class_id[i]), float(self.confidence[i])
+
+    @property
+    def labels(self) -> list[str]:
+        return [CLASSES[i] for i in self.class_id.tolist()]
+
+    @property
+    def centers(self) -> np.ndarray:
+        return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2], 1)
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls()
+
+    @classmethod
+    def merge(cls, parts: list[Detections]) -> Detections:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls()
+        return cls(
+            np.concatenate([p.xyxy for p in parts]),
+            np.concatenate([p.class_id for p in parts]),
+            np.concatenate([p.confidence for p in parts]),
+        )
+
+
+class CardDetector(Protocol):
+    """Anything that finds cards in a BGR image (the trained model, or a fake in tests)."""
+
+    def detect(self, image: np.ndarray) -> Detections: ...
