@@ -25,12 +25,12 @@ from rules.cards import DECK, JOKER, Card
 __all__ = [
     "CARD_ASPECT",
     "DECK_DIR",
-    "train_decks",
     "VALIDATION_DECKS",
     "ArtworkError",
     "CardArt",
     "available_decks",
     "load_deck",
+    "train_decks",
 ]
 
 DECK_DIR = Path(os.environ.get("PAIGOW_CARD_DECKS", "/usr/share/aisleriot/cards"))
@@ -97,7 +97,8 @@ def _rasterise(name: str, card_width: int) -> np.ndarray:
 
     src = DECK_DIR / f"{name}.svgz"
     try:
-        svg = gzip.open(src).read()
+        with gzip.open(src) as fh:
+            svg = fh.read()
     except OSError as e:
         raise ArtworkError(f"{src}: cannot read deck: {e}") from e
     png = cairosvg.svg2png(bytestring=svg, output_width=card_width * 13)
