@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One-time set-up on a fresh Debian machine; safe to run again (it skips what is already there).
+#   scripts/setup.sh          runtime only: run the monitor (audit, live, watch, detect, rules commands)
+#   scripts/setup.sh dev      + tests, linters, the renderer (what .ci/run uses)
+#   scripts/setup.sh train    + detector training (ultralytics and its torch, several GB)
+# Debian packages: gnome-cards-data (the real card artwork the renderer and the training data use)
+# and ffmpeg (the renderer's H.264 encoder). The runtime monitor needs neither.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+
+need_debian=0
+if [ -n "$extras" ]; then
+  if [ ! -f /usr/share/aisleriot/cards/anglo.svgz ] || ! command -v ffmpeg >/dev/null 2>&1; then
+    need_debian=1
+  fi
+fi
+if [ "$need_debian" = 1 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  echo "setup: installing Debian packages gnome-cards-data ffmpeg"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq gnome-cards-data ffmpeg >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+fi
+spec="."
+[ -n "$extras" ] && spec=".[$extras]"
+echo "setup: pip install -e $spec"
+.venv/bin/python -m pip install -q -e "$spec" 2>&1 | grep -v -E "^(WARNING: Location|  )" || true
+echo "setup: done"
