@@ -1,9 +1,227 @@
-"""The compliance commands of ``paigow-monitor``: live, audit, evaluate."""
+"""The compliance commands of ``paigow-monitor``: live, audit, evaluate.
+
+Each command is thin: it checks its arguments and hands over to one function (``run_live``,
+``run_audit``, ``evaluate``). Heavy imports happen inside the commands.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+
+if TYPE_CHECKING:
+    from vision.layout import TableLayout
+
+__all__ = ["register"]
+
+
+def _load_layout_or_exit(path: Path) -> TableLayout:
+    from vision.layout import LayoutError, load_layout
+
+    try:
+        return load_layout(path)
+    except LayoutError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+
+
+def live(
+    source: Annotated[
+        str, typer.Argument(help="Video file, folder, stream URL or camera index (0, 1, ...).")
+    ],
+    layout: Annotated[Path, typer.Option("--layout", help="The table's layout file (YAML or JSON).")],
+    alerts: Annotated[Path, typer.Option("--alerts", help="Append-only alerts file (JSONL).")] = Path(
+        "alerts.jsonl"
+    ),
+    webhook: Annotated[
+        str | None,
+        typer.Option(
+            "--webhook",
+            help="POST each alert as JSON to this URL (undelivered ones go to <alerts>.deadletter.jsonl).",
+        ),
+    ] = None,
+    states: Annotated[
+        Path | None,
+        typer.Option(
+            "--states",
+            help="Take table states from this ground-truth "
+            ".states.jsonl instead of the vision pipeline "
+            "(SOURCE, if a video, still gives evidence frames).",
+        ),
+    ] = None,
+    evidence_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--evidence-dir",
+            help="Where evidence pictures go (default: <alerts>-evidence/ beside the alerts).",
+        ),
+    ] = None,
+    realtime: Annotated[
+        bool,
+        typer.Option(
+            "--realtime/--no-realtime",
+            help="With --states: replay the states at the pace of their timestamps, as a live feed.",
+        ),
+    ] = False,
+    view: Annotated[bool, typer.Option("--view/--no-view", help="Show the live console view.")] = True,
+) -> None:
+    """Watch a table as it plays: alert on every breach, durably, within a second of the frame."""
+    from rich.console import Console
+
+    from compliance.live import StreamError, run_live
+
+    lay = _load_layout_or_exit(layout)
+    console = Console()
+    try:
+        s = run_live(
+            source,
+            lay,
+            alerts_path=alerts,
+            states=states,
+            webhook=webhook,
+            evidence_dir=evidence_dir,
+            realtime=realtime,
+            view=view,
+            console=console,
+        )
+    except (StreamError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    lat = f"; worst latency {s.max_latency_s * 1000:.1f} ms" if s.max_latency_s is not None else ""
+    hook = f"; webhook delivered {s.webhook_delivered}, failed {s.webhook_failed}" if webhook else ""
+    console.print(
+        f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts} alert(s) "
+        f"recorded in {s.alerts_file}{lat}{hook}"
+    )
+    if s.interrupted:
+        raise typer.Exit(130)
+
+
+def audit(
+    paths: Annotated[list[Path], typer.Argument(help="Video files, .states.jsonl files and folders.")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Output folder (clips/<clip>/, summary.csv, summary.html).")
+    ],
+    layout: Annotated[
+        Path | None,
+        typer.Option(
+            "--layout",
+            help="Layout for every clip (default: the one "
+            "named by <clip>.truth.json, or layout.yaml beside it).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Clips audited in parallel (processes).")
+    ] = 1,
+    states: Annotated[
+        bool,
+        typer.Option(
+            "--states",
+            help="Take table states from each clip's ground-truth "
+            "<clip>.states.jsonl instead of the vision pipeline.",
+        ),
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Audit again clips already done.")] = False,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")] = True,
+) -> None:
+    """Replay recorded footage: every round rebuilt, every finding with evidence, a batch summary."""
+    from rich.console import Console
+
+    from compliance.audit import run_audit
+
+    console = Console(stderr=True)
+    res = run_audit(
+        paths,
+        out,
+        layout=layout,
+        workers=workers,
+        states=states,
+        force=force,
+        console=console,
+        progress=progress,
+    )
+    typer.echo(
+        f"{res.clips} clip(s): {res.audited} audited, {res.skipped} skipped (already done), "
+        f"{len(res.failed)} failed; {res.findings} finding(s) in total; footage {res.footage_s:.1f} s "
+        f"in {res.wall_s:.1f} s; summary: {out / 'summary.html'}"
+    )
+    if res.clips == 0:
+        typer.echo("error: no clips found in " + ", ".join(map(str, paths)), err=True)
+        raise typer.Exit(2)
+    if res.failed:
+        raise typer.Exit(1)
+
+
+def evaluate(
+    audit_dir: Annotated[
+        Path, typer.Option("--audit", help="An audit output folder (from paigow-monitor audit).")
+    ],
+    truth: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--truth",
+            help="Truth files or folders of *.truth.json "
+            "(repeatable; default: those beside the audited clips).",
+        ),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the scores as JSON here.")
+    ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every miss and false alert.")
+    ] = False,
+) -> None:
+    """Score an audit against ground truth (recall, false alerts, rounds rebuilt); exit 1 on a miss."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from compliance.evaluate import EvalError
+    from compliance.evaluate import evaluate as run_eval
+
+    try:
+        rep = run_eval(audit_dir, truth or [])
+    except EvalError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    console = Console(width=140)
+    t = Table(title=f"evaluation of {audit_dir}")
+    for c in ("clip", "audited", "rounds rebuilt", "findings found", "false alerts", "duplicates"):
+        t.add_column(c)
+    for s in rep.clips:
+        t.add_row(
+            s.clip,
+            "yes" if s.audited else f"[red]no[/] {s.error}",
+            f"{s.rounds_rebuilt}/{s.rounds_true}",
+            f"{s.findings_found}/{s.findings_true}",
+            str(s.false_alerts),
+            str(s.duplicates),
+        )
+    console.print(t)
+    if verbose:
+        for s in rep.clips:
+            for m in s.missed:
+                console.print(f"  {s.clip}: MISSED {m}")
+            for f in s.false:
+                console.print(f"  {s.clip}: FALSE ALERT {f}")
+            for p in s.round_problems:
+                console.print(f"  {s.clip}: ROUND {p}")
+    console.print(
+        f"recall {rep.recall * 100:.1f}% ({rep.findings_found}/{rep.findings_true}); "
+        f"false alerts {rep.false_alerts}; duplicates {rep.duplicates}; "
+        f"rounds rebuilt {rep.rounds_rebuilt}/{rep.rounds_true}"
+    )
+    if json_out is not None:
+        json_out.write_text(rep.model_dump_json(indent=1))
+    if not rep.passed:
+        console.print("[red]TARGETS MISSED:[/] " + "; ".join(rep.failures))
+        raise typer.Exit(1)
+    console.print("[green]all targets met[/]")
 
 
 def register(app: typer.Typer) -> None:
     """Add the compliance commands to the main app."""
+    app.command("live")(live)
+    app.command("audit")(audit)
+    app.command("evaluate")(evaluate)

@@ -1,0 +1,330 @@
+"""Alerts: a finding made deliverable (table, time code, evidence picture), written durably first.
+
+An alert is appended to a JSONL file and flushed and fsync'ed *before* anyone is shown it, so a
+crash or a Ctrl-C never loses an alert that someone saw. ``read_alerts`` tolerates a torn last line
+(the record that was being written when the process died: it was never shown), and ``AlertWriter``
+cuts such a torn tail off before it appends, so the file stays one record per line.
+
+Optional delivery to a webhook runs on a background thread (``WebhookSender``): it POSTs JSON with a
+timeout, retries with back-off, and appends what it could not deliver to a dead-letter JSONL file. The
+pipeline only puts alerts on a bounded queue and never waits on the network.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from compliance.events import CHECK_RULES, CheckId, Finding
+
+__all__ = [
+    "Alert",
+    "AlertFileError",
+    "AlertWriter",
+    "WebhookSender",
+    "make_alert",
+    "read_alerts",
+    "timecode",
+]
+
+_log = logging.getLogger(__name__)
+
+
+class AlertFileError(ValueError):
+    """An alerts file is unreadable or has a corrupt record before its last line."""
+
+
+class Alert(BaseModel):
+    """What surveillance sees: one breach, where and when in the footage, and the picture proving it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    alert_id: str  # stable: source, round, check, seat and frame (a replay gives the same id)
+    table_id: str
+    source: str  # the footage or stream name
+    round: int
+    seat: int | None = None  # None: the dealer or the whole table
+    check_id: CheckId
+    rule: str  # the rule cited, with its source
+    t: float  # seconds from the start of the footage, of the frame that shows the breach
+    frame: int
+    timecode: str  # t as HH:MM:SS.mmm
+    detected_t: float  # footage time of the frame at which the monitor raised it
+    detected_frame: int
+    expected: str = ""
+    observed: str = ""
+    confidence: float = 1.0
+    evidence: str | None = None  # evidence picture, relative to the alerts file / report folder
+    raised_at: float = 0.0  # wall clock (Unix seconds) when raised: for latency only, never for checks
+    frame_arrived_at: float | None = None  # wall clock when the detecting frame arrived (latency)
+
+
+def timecode(t: float) -> str:
+    """Seconds as ``HH:MM:SS.mmm``."""
+    ms = round(max(t, 0.0) * 1000)
+    h, rem = divmod(ms, 3_600_000)
+    m, rem = divmod(rem, 60_000)
+    s, ms = divmod(rem, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
+
+
+def make_alert(
+    finding: Finding,
+    *,
+    table_id: str,
+    source: str,
+    detected_t: float,
+    detected_frame: int,
+    evidence: str | None = None,
+    frame_arrived_at: float | None = None,
+) -> Alert:
+    """Build the alert for a finding (its rule defaults to the check's citation)."""
+    seat = "table" if finding.seat is None else f"seat{finding.seat}"
+    return Alert(
+        alert_id=f"{source}:r{finding.round}:{finding.check_id.value}:{seat}:f{finding.frame}",
+        table_id=table_id,
+        source=source,
+        round=finding.round,
+        seat=finding.seat,
+        check_id=finding.check_id,
+        rule=finding.rule or CHECK_RULES.get(finding.check_id, ""),
+        t=finding.t,
+        frame=finding.frame,
+        timecode=timecode(finding.t),
+        detected_t=detected_t,
+        detected_frame=detected_frame,
+        expected=finding.expected,
+        observed=finding.observed,
+        confidence=finding.confidence,
+        evidence=evidence,
+        raised_at=time.time(),
+        frame_arrived_at=frame_arrived_at,
+    )
+
+
+class _DurableJsonl:
+    """Append-only JSONL: one record per line, flushed and fsync'ed per record."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _cut_torn_tail(path)
+        self._f = path.open("ab")
+        self._lock = threading.Lock()
+
+    def append(self, record: BaseModel | dict[str, object]) -> None:
+        text = record.model_dump_json() if isinstance(record, BaseModel) else json.dumps(record, default=str)
+        data = (text + "\n").encode()
+        with self._lock:
+            self._f.write(data)
+            self._f.flush()
+            os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._f.closed:
+                self._f.close()
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Drop a partial last line (a record cut off mid-write) so appends start on a fresh line."""
+    if not path.exists():
+        return
+    with path.open("r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        # find the last newline; everything after it is the torn record
+        pos = size
+        chunk = 4096
+        while pos > 0:
+            start = max(0, pos - chunk)
+            f.seek(start)
+            buf = f.read(pos - start)
+            i = buf.rfind(b"\n")
+            if i >= 0:
+                f.truncate(start + i + 1)
+                break
+            pos = start
+        else:
+            f.truncate(0)
+        f.flush()
+        os.fsync(f.fileno())
+    _log.warning("%s: dropped a torn last record (cut off mid-write)", path)
+
+
+class AlertWriter:
+    """Writes alerts durably (flush + fsync per alert) to an append-only JSONL file.
+
+    ``write`` returns only once the alert is on disk; show it after that. ``on_written`` (optional)
+    is called with each alert and the wall-clock time its write completed (for latency figures).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        on_written: Callable[[Alert, float], None] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self._out = _DurableJsonl(self.path)
+        self._on_written = on_written
+        self.count = 0
+
+    def write(self, alert: Alert) -> None:
+        self._out.append(alert)
+        self.count += 1
+        if self._on_written is not None:
+            self._on_written(alert, time.time())
+
+    def close(self) -> None:
+        self._out.close()
+
+    def __enter__(self) -> AlertWriter:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def read_alerts(path: str | Path) -> list[Alert]:
+    """Read an alerts file. A torn last line is skipped; a bad record before it is an error (file:line)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise AlertFileError(f"{p}: cannot read alerts file: {e.strerror or e}") from e
+    lines = raw.split(b"\n")
+    complete = raw.endswith(b"\n") or raw == b""
+    out: list[Alert] = []
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        last = i == len(lines)
+        try:
+            out.append(Alert.model_validate_json(line))
+        except ValidationError as e:
+            if last and not complete:
+                _log.warning("%s:%d: skipped a torn last record", p, i)
+                continue
+            raise AlertFileError(f"{p}:{i}: not a valid alert record: {e.errors()[0]['msg']}") from e
+    return out
+
+
+class WebhookSender:
+    """POSTs alerts as JSON to a URL from a background thread; undeliverable ones go to a dead letter.
+
+    ``send`` never blocks: the alert joins a bounded queue (a full queue sends it straight to the
+    dead-letter file). Each POST has ``timeout`` seconds; failures are retried ``retries`` times with
+    exponential back-off from ``backoff`` seconds. ``close`` waits at most ``drain_timeout`` seconds.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        dead_letter: str | Path,
+        *,
+        timeout: float = 2.0,
+        retries: int = 3,
+        backoff: float = 0.5,
+        max_queue: int = 1000,
+    ) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"webhook URL must start with http:// or https://, got {url!r}")
+        self.url = url
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.delivered = 0
+        self.failed = 0
+        self._dead = _DurableJsonl(Path(dead_letter))
+        self._q: queue.Queue[Alert | None] = queue.Queue(maxsize=max_queue)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="webhook", daemon=True)
+        self._thread.start()
+
+    def send(self, alert: Alert) -> None:
+        try:
+            self._q.put_nowait(alert)
+        except queue.Full:
+            self._dead_letter(alert, "webhook queue full")
+
+    def _dead_letter(self, alert: Alert, error: str) -> None:
+        self.failed += 1
+        _log.warning("webhook %s: alert %s not delivered: %s", self.url, alert.alert_id, error)
+        self._dead.append(
+            {
+                "url": self.url,
+                "error": error,
+                "failed_at": time.time(),
+                "alert": alert.model_dump(mode="json"),
+            }
+        )
+
+    def _post(self, alert: Alert) -> None:
+        req = urllib.request.Request(
+            self.url,
+            data=alert.model_dump_json().encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+            status = int(resp.status)
+            if status >= 300:
+                raise urllib.error.HTTPError(self.url, status, "unexpected status", resp.headers, None)
+
+    def _run(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            error = ""
+            for attempt in range(self.retries + 1):
+                try:
+                    self._post(item)
+                    self.delivered += 1
+                    error = ""
+                    break
+                except (OSError, urllib.error.URLError, ValueError) as e:
+                    error = f"{type(e).__name__}: {e}"
+                    if attempt < self.retries and not self._stop.wait(self.backoff * 2**attempt):
+                        continue
+                    break
+            if error:
+                self._dead_letter(item, error)
+
+    def close(self, drain_timeout: float = 5.0) -> None:
+        """Deliver what is queued within ``drain_timeout`` seconds; dead-letter the rest."""
+        deadline = time.monotonic() + drain_timeout
+        while not self._q.empty() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self._stop.set()  # cut back-off waits short
+        left: list[Alert] = []
+        while True:
+            try:
+                item = self._q.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                left.append(item)
+        self._q.put(None)
+        self._thread.join(timeout=max(0.1, deadline - time.monotonic()) + self.timeout)
+        for a in left:
+            self._dead_letter(a, "not delivered before shutdown")
+        self._dead.close()

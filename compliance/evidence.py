@@ -1,0 +1,213 @@
+"""Evidence pictures: the frame that shows a breach, with the zones concerned and their cards marked.
+
+The zones come from the table layout (``TableLayout.to_image``); the cards are those of the table
+state at that frame. When no camera frame is at hand (a ground-truth states stream with no video),
+the picture is drawn from the layout and the state alone, and its caption says so.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+from compliance.events import CheckId, Finding
+from vision.layout import Point, SeatZones, TableLayout
+from vision.state import TableState
+
+__all__ = ["draw_evidence", "evidence_name", "write_evidence"]
+
+_RED = (40, 40, 230)
+_YELLOW = (0, 215, 255)
+_GREY = (150, 150, 150)
+_WHITE = (255, 255, 255)
+_DEALER_CHECKS = {
+    CheckId.IVERIFY_DEALER_EARLY,
+    CheckId.DEALER_REVEAL_EARLY,
+}
+_EARLY_CHECKS = {CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, CheckId.DEALER_REVEAL_EARLY}
+_IVERIFY_CHECKS = {CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, CheckId.IVERIFY_NOT_VISIBLE}
+
+
+def evidence_name(finding: Finding) -> str:
+    """A file name that is unique per finding and stable across replays."""
+    who = "table" if finding.seat is None else f"seat{finding.seat}"
+    return f"r{finding.round:04d}_{finding.check_id.value}_{who}_f{finding.frame:07d}.jpg"
+
+
+def _deal_zone(z: SeatZones) -> list[Point]:
+    """A seat's deal spot; by default the rectangle around its high and low areas (layout contract)."""
+    if z.deal is not None:
+        return z.deal
+    pts = z.high + z.low
+    x0, x1 = min(p.x for p in pts), max(p.x for p in pts)
+    y0, y1 = min(p.y for p in pts), max(p.y for p in pts)
+    return [Point(x=x0, y=y0), Point(x=x1, y=y0), Point(x=x1, y=y1), Point(x=x0, y=y1)]
+
+
+def _seat_zones(z: SeatZones, dealt: bool) -> list[tuple[str, list[Point]]]:
+    out = [(f"seat{z.seat}.bet", z.bet)]
+    if dealt:
+        return [*out, (f"seat{z.seat}.deal", _deal_zone(z))]
+    return [*out, (f"seat{z.seat}.high", z.high), (f"seat{z.seat}.low", z.low)]
+
+
+def _has_dealt(state: TableState | None, seat: int) -> bool:
+    if state is None:
+        return False
+    try:
+        return bool(state.seat(seat).dealt)
+    except KeyError:
+        return False
+
+
+def _zones(layout: TableLayout, finding: Finding, state: TableState | None) -> list[tuple[str, list[Point]]]:
+    """The layout zones a finding concerns, named as TableState.occluded names them."""
+    out: list[tuple[str, list[Point]]] = []
+    if finding.check_id in _IVERIFY_CHECKS:
+        out.append(("iverify", layout.iverify))
+    if finding.check_id is CheckId.DEAL_ORDER:
+        out.append(("lcd", layout.lcd))
+    if finding.seat is not None and finding.seat in layout.seat_numbers:
+        out += _seat_zones(layout.seat(finding.seat), _has_dealt(state, finding.seat))
+    elif finding.check_id in _DEALER_CHECKS or finding.seat is None:
+        d = layout.dealer
+        out += [("dealer.hand", d.hand), ("dealer.high", d.high), ("dealer.low", d.low)]
+    if finding.check_id in _EARLY_CHECKS and state is not None:
+        # the seats not yet set (cards still in the deal spot) are the proof of "too early"
+        for s in state.seats:
+            if s.chips and s.dealt and s.seat != finding.seat and s.seat in layout.seat_numbers:
+                out.append((f"seat{s.seat}.deal", _deal_zone(layout.seat(s.seat))))
+    return out
+
+
+def _zone_cards(state: TableState | None, name: str) -> list[str]:
+    if state is None:
+        return []
+    if name == "iverify":
+        iv = state.iverify
+        if not iv.visible:
+            return ["(not visible)"]
+        who = f"seat{iv.seat}" if iv.mode == "seat" else iv.mode
+        return [who, *iv.high, "|", *iv.low] if iv.mode != "blank" else ["blank"]
+    if name == "lcd":
+        return [f"LCD {state.lcd}"] if state.lcd is not None else []
+    who, _, part = name.partition(".")
+    if who == "dealer":
+        return list(getattr(state.dealer, part, []))
+    try:
+        seat = state.seat(int(who[4:]))
+    except (KeyError, ValueError):
+        return []
+    if part == "bet":
+        return ["chips"] if seat.chips else []
+    if part == "deal":
+        return list(seat.dealt)
+    return list(getattr(seat, part, []))
+
+
+def _all_zones(layout: TableLayout) -> list[tuple[str, list[Point]]]:
+    out: list[tuple[str, list[Point]]] = []
+    for z in layout.seats:
+        out += [(f"seat{z.seat}.bet", z.bet), (f"seat{z.seat}.high", z.high), (f"seat{z.seat}.low", z.low)]
+        out.append((f"seat{z.seat}.deal", _deal_zone(z)))
+    d = layout.dealer
+    out += [("dealer.hand", d.hand), ("dealer.high", d.high), ("dealer.low", d.low)]
+    out += [("iverify", layout.iverify), ("lcd", layout.lcd)]
+    return out
+
+
+def draw_evidence(
+    layout: TableLayout,
+    finding: Finding,
+    *,
+    state: TableState | None = None,
+    image: np.ndarray | None = None,
+    table_id: str = "",
+) -> np.ndarray:
+    """The evidence picture: the frame (or a drawing of the state) with the zones concerned marked."""
+    import cv2
+
+    from compliance.alerts import timecode
+
+    drawn = image is None
+    if image is None:
+        canvas = np.zeros((layout.image_height, layout.image_width, 3), dtype=np.uint8)
+        canvas[:] = (60, 110, 40)  # felt green
+    else:
+        canvas = image.copy()
+    h, w = canvas.shape[:2]
+    scale = max(0.5, w / 1280.0)
+    thick = max(1, round(2 * scale))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+
+    def label(text: str, org: tuple[int, int], color: tuple[int, int, int], fs: float) -> None:
+        (tw, th), base = cv2.getTextSize(text, font, fs, thick)
+        x, y = org
+        x = min(max(0, x), max(0, w - tw - 2))
+        y = min(max(th + 2, y), h - base - 2)
+        cv2.rectangle(canvas, (x - 2, y - th - 2), (x + tw + 2, y + base + 2), (0, 0, 0), -1)
+        cv2.putText(canvas, text, (x, y), font, fs, color, thick, cv2.LINE_AA)
+
+    if drawn:  # no camera frame: draw every zone faintly and every card the state lists
+        for name, poly in _all_zones(layout):
+            pts = layout.to_image(poly).round().astype(np.int32)
+            cards = _zone_cards(state, name)
+            if name.endswith(".deal"):  # drawn only when cards lie there (it covers high and low)
+                if cards:
+                    label(
+                        "dealt: " + " ".join(cards),
+                        (int(pts[:, 0].min()), int(pts[:, 1].max()) + 14),
+                        _WHITE,
+                        0.4 * scale,
+                    )
+                continue
+            cv2.polylines(canvas, [pts], True, _GREY, 1, cv2.LINE_AA)
+            if cards:
+                x, y = pts.min(axis=0)
+                label(" ".join(cards), (int(x), int(y) + 14), _WHITE, 0.4 * scale)
+    for name, poly in _zones(layout, finding, state):
+        pts = layout.to_image(poly).round().astype(np.int32)
+        cv2.polylines(canvas, [pts], True, _RED, thick + 1, cv2.LINE_AA)
+        x0, y0 = pts.min(axis=0)
+        _x1, y1 = pts.max(axis=0)
+        cards = _zone_cards(state, name)
+        label(name, (int(x0), int(y0) - 4), _RED, 0.45 * scale)
+        if cards:
+            label(" ".join(cards), (int(x0), int(y1) + int(16 * scale)), _YELLOW, 0.5 * scale)
+
+    who = "dealer/table" if finding.seat is None else f"seat {finding.seat}"
+    lines = [
+        f"{table_id} round {finding.round} {who}  {finding.check_id.value}  "
+        f"{timecode(finding.t)} (frame {finding.frame})",
+    ]
+    if finding.expected:
+        lines += textwrap.wrap("expected: " + finding.expected, 110)
+    if finding.observed:
+        lines += textwrap.wrap("observed: " + finding.observed, 110)
+    if drawn:
+        lines.append("(drawn from the table state: no camera frame available)")
+    fs = 0.5 * scale
+    lh = int(22 * scale)
+    bar = lh * len(lines) + 8
+    out = np.zeros((h + bar, w, 3), dtype=np.uint8)
+    out[bar:] = canvas
+    for i, text in enumerate(lines):
+        cv2.putText(
+            out, text, (6, lh * (i + 1) - 4), font, fs, _YELLOW if i == 0 else _WHITE, thick, cv2.LINE_AA
+        )
+    return out
+
+
+def write_evidence(path: str | Path, picture: np.ndarray) -> None:
+    """Write a JPEG atomically (temp name, then rename): a reader never sees half a picture."""
+    import cv2
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+    if not cv2.imwrite(str(tmp), picture, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+        raise OSError(f"{p}: could not write evidence picture")
+    os.replace(tmp, p)

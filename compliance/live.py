@@ -1,0 +1,477 @@
+"""Processing a stream as it comes: table states in, monitor, durable alerts out (live and replay).
+
+``stream_frames`` yields the table states of a source, from the vision pipeline (the default) or
+from a ground-truth ``.states.jsonl`` stream; ``StreamProcessor`` feeds them to the compliance
+``Monitor`` and turns each finding into an alert with its evidence picture, written durably before
+anyone is shown it. ``run_live`` is the ``paigow-monitor live`` command: the same with a console
+view, a webhook, and a clean stop on Ctrl-C. The audit job replays files through the same processor.
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from compliance.alerts import Alert, AlertWriter, WebhookSender, make_alert, timecode
+from compliance.events import Event, EventKind, Finding, RoundRecord
+from vision.layout import TableLayout
+from vision.state import TableState
+
+if TYPE_CHECKING:
+    import numpy as np
+    from rich.console import Console, RenderableType
+
+__all__ = [
+    "LiveSummary",
+    "MonitorFactory",
+    "MonitorLike",
+    "StreamError",
+    "StreamFrame",
+    "StreamProcessor",
+    "default_monitor",
+    "read_states",
+    "run_live",
+    "stream_frames",
+]
+
+
+class StreamError(ValueError):
+    """Bad input in a stream: the message names the file and the line or frame."""
+
+
+class UpdateLike(Protocol):
+    @property
+    def events(self) -> Sequence[Event]: ...
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+class MonitorLike(Protocol):
+    """The compliance engine's ``Monitor`` as the runners use it."""
+
+    def feed(self, state: TableState) -> UpdateLike: ...
+    def finish(self) -> UpdateLike: ...
+    @property
+    def rounds(self) -> list[RoundRecord]: ...
+
+
+MonitorFactory = Callable[[TableLayout], MonitorLike]
+
+
+def default_monitor(layout: TableLayout) -> MonitorLike:
+    """The compliance engine's Monitor with the table's default house way and settings."""
+    try:
+        from compliance.engine import Monitor  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as e:
+        raise StreamError(f"the compliance engine (compliance/engine.py) is not available: {e}") from e
+    monitor: MonitorLike = Monitor(layout)
+    return monitor
+
+
+@dataclass
+class StreamFrame:
+    """One change of the table: its state, the camera frame if there is one, and when it arrived."""
+
+    state: TableState
+    image: np.ndarray | None = None
+    arrived: float = field(default_factory=time.time)  # wall clock, for latency figures only
+
+
+def read_states(path: str | Path) -> Iterator[TableState]:
+    """Table states from a ``.states.jsonl`` file; a bad line is an error naming file, line and frame."""
+    p = Path(path)
+    try:
+        f = p.open("rb")
+    except OSError as e:
+        raise StreamError(f"{p}: cannot read states file: {e.strerror or e}") from e
+    prev: TableState | None = None
+    with f:
+        for i, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                state = TableState.model_validate_json(line)
+            except ValidationError as e:
+                after = f" (after frame {prev.frame})" if prev is not None else ""
+                err = e.errors()[0]
+                loc = ".".join(str(x) for x in err["loc"]) or "<record>"
+                raise StreamError(f"{p}:{i}{after}: invalid table state: {loc}: {err['msg']}") from e
+            if prev is not None and (state.frame <= prev.frame or state.t < prev.t):
+                raise StreamError(
+                    f"{p}:{i}: frame {state.frame} (t={state.t}) does not follow frame {prev.frame} "
+                    f"(t={prev.t}): states must go forward in time"
+                )
+            prev = state
+            yield state
+
+
+def stream_frames(
+    source: str,
+    layout: TableLayout,
+    *,
+    states: str | Path | None = None,
+    realtime: bool = False,
+    detector: Any = None,
+) -> Iterator[StreamFrame]:
+    """The table states of a source: from the vision pipeline, or from a ground-truth states file.
+
+    ``realtime`` paces a states file by its timestamps (to replay it as a live feed).
+    """
+    if states is not None:
+        start = time.monotonic()
+        for st in read_states(states):
+            if realtime:
+                wait = start + st.t - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            yield StreamFrame(st)
+        return
+    try:
+        from vision.pipeline import watch  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as e:
+        raise StreamError(
+            f"{source}: the vision pipeline (vision/pipeline.py) is not available ({e}); "
+            "use --states FILE.states.jsonl to run on ground-truth table states"
+        ) from e
+    src: str | int = int(source) if source.isdigit() else source
+    for r in watch(src, layout, detector=detector):
+        yield StreamFrame(r.state, r.image, time.time())
+
+
+class _VideoFrames:
+    """Frames of a video file by number, read forward (seeking back only when asked to)."""
+
+    def __init__(self, path: Path) -> None:
+        import cv2
+
+        self.path = path
+        self._cap = cv2.VideoCapture(str(path))
+        self._next = 0
+        self.ok = bool(self._cap.isOpened())
+
+    def get(self, frame: int) -> np.ndarray | None:
+        import cv2
+
+        if not self.ok:
+            return None
+        if frame < self._next or frame - self._next > 300:
+            self._cap.set(cv2.CAP_PROP_POS_FRAMES, frame)
+            self._next = frame
+        while self._next < frame:
+            if not self._cap.grab():
+                return None
+            self._next += 1
+        ok, img = self._cap.read()
+        self._next += 1
+        return img if ok else None
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class StreamProcessor:
+    """Feeds table states to a monitor; each finding becomes an alert with an evidence picture.
+
+    The evidence picture is written first, then the alert (durably, when a writer is given), then
+    ``on_alert`` is called: whatever shows or sends the alert comes after it is on disk.
+    ``evidence_dir`` holds the pictures; alerts name them relative to ``evidence_base``.
+    """
+
+    def __init__(
+        self,
+        layout: TableLayout,
+        monitor: MonitorLike,
+        *,
+        source_name: str,
+        evidence_dir: Path | None,
+        evidence_base: Path | None = None,
+        writer: AlertWriter | None = None,
+        video: Path | None = None,
+        on_alert: Callable[[Alert], None] | None = None,
+        keep_states: int = 4096,
+        keep_images: int = 16,
+    ) -> None:
+        self.layout = layout
+        self.monitor = monitor
+        self.source_name = source_name
+        self.evidence_dir = evidence_dir
+        self.evidence_base = evidence_base or evidence_dir
+        self.writer = writer
+        self.on_alert = on_alert
+        self.events: list[Event] = []
+        self.alerts: list[Alert] = []
+        self.frames = 0
+        self.last: StreamFrame | None = None
+        self.current_round: int | None = None
+        self._video = _VideoFrames(video) if video is not None and video.is_file() else None
+        self._states: collections.deque[TableState] = collections.deque(maxlen=keep_states)
+        self._frames_seen: collections.deque[int] = collections.deque(maxlen=keep_states)
+        self._images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
+        self._keep_images = keep_images
+        self._seen: set[str] = set()
+
+    @property
+    def rounds(self) -> list[RoundRecord]:
+        return list(self.monitor.rounds)
+
+    def feed(self, frame: StreamFrame) -> list[Alert]:
+        st = frame.state
+        self.frames += 1
+        self.last = frame
+        self._states.append(st)
+        self._frames_seen.append(st.frame)
+        if frame.image is not None:
+            self._images[st.frame] = frame.image
+            while len(self._images) > self._keep_images:
+                self._images.popitem(last=False)
+        update = self.monitor.feed(st)
+        return self._take(update, st.t, st.frame, frame.arrived)
+
+    def finish(self) -> list[Alert]:
+        last = self.last
+        t = last.state.t if last else 0.0
+        fr = last.state.frame if last else 0
+        return self._take(self.monitor.finish(), t, fr, time.time())
+
+    def close(self) -> None:
+        if self._video is not None:
+            self._video.close()
+
+    def _take(self, update: UpdateLike, t: float, frame: int, arrived: float) -> list[Alert]:
+        for ev in update.events:
+            self.events.append(ev)
+            if ev.kind is EventKind.ROUND_START or self.current_round is None:
+                self.current_round = ev.round
+        out = []
+        for f in update.findings:
+            a = self._alert(f, t, frame, arrived)
+            if a is not None:
+                out.append(a)
+        return out
+
+    def _state_at(self, frame: int) -> TableState | None:
+        """The table state shown at a frame (a state holds until the next change)."""
+        i = bisect.bisect_right(list(self._frames_seen), frame) - 1
+        return self._states[i] if i >= 0 else (self._states[0] if self._states else None)
+
+    def _image_at(self, frame: int) -> np.ndarray | None:
+        if frame in self._images:
+            return self._images[frame]
+        if self._video is not None:
+            return self._video.get(frame)
+        return None
+
+    def _alert(self, f: Finding, t: float, frame: int, arrived: float) -> Alert | None:
+        from compliance.evidence import draw_evidence, evidence_name, write_evidence
+
+        ev_rel: str | None = None
+        if self.evidence_dir is not None:
+            name = evidence_name(f)
+            pic = draw_evidence(
+                self.layout,
+                f,
+                state=self._state_at(f.frame),
+                image=self._image_at(f.frame),
+                table_id=self.layout.table_id,
+            )
+            path = self.evidence_dir / name
+            write_evidence(path, pic)
+            base = self.evidence_base or self.evidence_dir
+            try:
+                ev_rel = path.resolve().relative_to(base.resolve()).as_posix()
+            except ValueError:
+                ev_rel = str(path)
+        alert = make_alert(
+            f,
+            table_id=self.layout.table_id,
+            source=self.source_name,
+            detected_t=t,
+            detected_frame=frame,
+            evidence=ev_rel,
+            frame_arrived_at=arrived,
+        )
+        if alert.alert_id in self._seen:  # the same finding raised twice: one alert
+            return None
+        self._seen.add(alert.alert_id)
+        if self.writer is not None:
+            self.writer.write(alert)  # durable before it is shown
+        self.alerts.append(alert)
+        if self.on_alert is not None:
+            self.on_alert(alert)
+        return alert
+
+
+# --- the live command ----------------------------------------------------------------------------
+
+
+class LiveSummary(BaseModel):
+    """What a live run did (printed at the end, returned to callers)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    frames: int
+    alerts: int
+    alerts_file: str
+    interrupted: bool
+    webhook_delivered: int = 0
+    webhook_failed: int = 0
+    max_latency_s: float | None = None  # frame arrival -> alert durably written, worst seen
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+
+    st = proc.last.state if proc.last else None
+    head = Table.grid(padding=(0, 2))
+    head.add_row(
+        f"[bold]{proc.layout.table_id}[/] ({proc.layout.game})",
+        f"source {source}",
+        f"frame {st.frame if st else '-'}  {timecode(st.t) if st else ''}",
+        f"round {proc.current_round if proc.current_round is not None else '-'}",
+        f"LCD {st.lcd if st and st.lcd is not None else '-'}",
+        f"alerts [bold red]{len(proc.alerts)}[/]",
+    )
+    grid = Table(title="table state", expand=False)
+    for c in ("position", "chips", "dealt", "high", "low"):
+        grid.add_column(c)
+    if st is not None:
+        for s in sorted(st.seats, key=lambda s: s.seat):
+            grid.add_row(
+                f"seat{s.seat}", "yes" if s.chips else "", _cards(s.dealt), _cards(s.high), _cards(s.low)
+            )
+        grid.add_row("dealer", "", _cards(st.dealer.hand), _cards(st.dealer.high), _cards(st.dealer.low))
+        iv = st.iverify
+        shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")
+        grid.add_row("i-Verify", "", shown, _cards(iv.high), _cards(iv.low))
+    al = Table(title="alerts (latest last)")
+    for c in ("time", "round", "seat", "check", "expected", "observed"):
+        al.add_column(c, overflow="fold")
+    for a in recent:
+        al.add_row(
+            a.timecode,
+            str(a.round),
+            "-" if a.seat is None else str(a.seat),
+            f"[red]{a.check_id.value}[/]",
+            a.expected,
+            a.observed,
+        )
+    return Group(head, grid, al)
+
+
+def run_live(
+    source: str,
+    layout: TableLayout,
+    *,
+    alerts_path: Path,
+    states: Path | None = None,
+    webhook: str | None = None,
+    evidence_dir: Path | None = None,
+    realtime: bool = False,
+    view: bool = True,
+    console: Console | None = None,
+    monitor_factory: MonitorFactory | None = None,
+    on_written: Callable[[Alert, float], None] | None = None,
+) -> LiveSummary:
+    """Process a stream as it comes, writing alerts durably and showing them; stop cleanly on Ctrl-C."""
+    from rich.console import Console
+    from rich.live import Live
+
+    console = console or Console()
+    latencies: list[float] = []
+
+    def written(a: Alert, at: float) -> None:
+        if a.frame_arrived_at is not None:
+            latencies.append(at - a.frame_arrived_at)
+        if on_written is not None:
+            on_written(a, at)
+
+    writer = AlertWriter(alerts_path, on_written=written)
+    sender = (
+        WebhookSender(webhook, alerts_path.with_name(alerts_path.stem + ".deadletter.jsonl"))
+        if webhook
+        else None
+    )
+    recent: collections.deque[Alert] = collections.deque(maxlen=8)
+
+    def shown(a: Alert) -> None:
+        recent.append(a)
+        if sender is not None:
+            sender.send(a)
+        who = "dealer/table" if a.seat is None else f"seat {a.seat}"
+        console.print(
+            f"[bold red]ALERT[/] {a.timecode} {a.table_id} round {a.round} {who} "
+            f"{a.check_id.value}: expected {a.expected or '-'}; observed {a.observed or '-'}"
+            f" [dim]({a.evidence or 'no picture'})[/]"
+        )
+
+    ev_dir = evidence_dir or alerts_path.parent / (alerts_path.stem + "-evidence")
+    video = None if states is None else Path(source)
+    proc = StreamProcessor(
+        layout,
+        (monitor_factory or default_monitor)(layout),
+        source_name=Path(source).name or source,
+        evidence_dir=ev_dir,
+        evidence_base=alerts_path.parent,
+        writer=writer,
+        video=video,
+        on_alert=shown,
+    )
+    interrupted = False
+    old = signal.getsignal(signal.SIGTERM)
+
+    def _term(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, _term)
+    except ValueError:  # not the main thread
+        old = None
+    live = Live(console=console, auto_refresh=False, transient=False) if view else None
+    try:
+        if live is not None:
+            live.start()
+        last_draw = 0.0
+        for fr in stream_frames(source, layout, states=states, realtime=realtime):
+            proc.feed(fr)
+            now = time.monotonic()
+            if live is not None and now - last_draw > 0.1:
+                live.update(_view(proc, recent, source), refresh=True)
+                last_draw = now
+        proc.finish()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if live is not None:
+            live.update(_view(proc, recent, source), refresh=True)
+            live.stop()
+        proc.close()
+        writer.close()
+        if sender is not None:
+            sender.close(drain_timeout=3.0)
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    return LiveSummary(
+        source=source,
+        frames=proc.frames,
+        alerts=len(proc.alerts),
+        alerts_file=str(alerts_path),
+        interrupted=interrupted,
+        webhook_delivered=sender.delivered if sender else 0,
+        webhook_failed=sender.failed if sender else 0,
+        max_latency_s=max(latencies) if latencies else None,
+    )

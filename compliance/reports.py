@@ -1,0 +1,406 @@
+"""Audit reports: the per-clip record (JSON), its HTML report, and the batch summary (CSV and HTML).
+
+Layout of an audit output folder::
+
+    OUT/clips/<clip>/result.json   ClipReport: rounds (hands, events, findings), events, alerts
+    OUT/clips/<clip>/report.html   self-contained report; pictures are the relative files below
+    OUT/clips/<clip>/evidence/     one JPEG per alert
+    OUT/summary.csv                one row per clip (failed clips included, with their error)
+    OUT/findings.csv               one row per alert across the batch
+    OUT/summary.html               the batch at a glance, linking every clip report
+
+The summary is always rebuilt from the per-clip ``result.json`` files, so it is right after a
+resumed run. HTML uses inline CSS only: no external stylesheet, script or font.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from compliance.alerts import Alert, timecode
+from compliance.events import CheckId, Event, RoundRecord
+
+__all__ = [
+    "CLIPS_DIR",
+    "REPORT_VERSION",
+    "ClipReport",
+    "atomic_write_text",
+    "clip_html",
+    "load_clip_reports",
+    "summary_html",
+    "write_summary",
+]
+
+REPORT_VERSION = 1
+CLIPS_DIR = "clips"
+
+
+class ClipReport(BaseModel):
+    """The audit of one clip, as written to ``clips/<clip>/result.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = REPORT_VERSION
+    clip: str
+    status: Literal["ok", "failed"]
+    error: str = ""
+    mode: Literal["vision", "states"]
+    video: str | None = None
+    states: str | None = None
+    layout: str | None = None
+    truth: str | None = None
+    fingerprint: str = ""  # of the inputs (paths, sizes, times): a changed input is audited again
+    table_id: str = ""
+    game: str = ""
+    states_seen: int = 0  # table-state changes processed
+    last_frame: int | None = None
+    footage_s: float = 0.0
+    wall_s: float = 0.0
+    rounds: list[RoundRecord] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+    alerts: list[Alert] = Field(default_factory=list)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write to a temp name, fsync, then rename over the target: readers see old or new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def load_clip_reports(out: Path) -> tuple[list[ClipReport], list[str]]:
+    """Every ``clips/*/result.json`` under an audit folder, and an error line for each unreadable one."""
+    reports: list[ClipReport] = []
+    errors: list[str] = []
+    base = out / CLIPS_DIR
+    if not base.is_dir():
+        return reports, errors
+    for d in sorted(base.iterdir()):
+        if d.name.startswith(".") or not d.is_dir():
+            continue
+        p = d / "result.json"
+        if not p.is_file():
+            continue
+        try:
+            reports.append(ClipReport.model_validate_json(p.read_bytes()))
+        except (OSError, ValidationError) as e:
+            errors.append(f"{p}: unreadable clip record: {e}")
+    return reports, errors
+
+
+# --- HTML ------------------------------------------------------------------------------------------
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:1.5em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
+h3{font-size:1em;margin-bottom:.3em}
+table{border-collapse:collapse;margin:.4em 0 1em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f0f0f0}.bad{background:#fde2e1}.ok{color:#1a7f37}.fail{color:#b42318;font-weight:bold}
+.mono{font-family:ui-monospace,Menlo,Consolas,monospace}.small{font-size:.85em;color:#555}
+img.ev{max-width:420px;border:1px solid #999}
+"""
+
+
+def _e(x: object) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return _e(" ".join(cards)) if cards else "&ndash;"
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
+
+
+def _table(head: Sequence[str], rows: Iterable[tuple[Sequence[str], str]]) -> str:
+    out = ["<table><tr>", *(f"<th>{_e(h)}</th>" for h in head), "</tr>"]
+    for cells, cls in rows:
+        out.append(f'<tr class="{cls}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _alert_rows(alerts: Sequence[Alert], link_prefix: str = "") -> str:
+    rows = []
+    for a in alerts:
+        pic = (
+            f'<a href="{_e(link_prefix + a.evidence)}"><img class="ev" src="{_e(link_prefix + a.evidence)}" '
+            f'alt="evidence {_e(a.alert_id)}"></a>'
+            if a.evidence
+            else "no picture"
+        )
+        rows.append(
+            (
+                [
+                    f"<span class=mono>{_e(a.timecode)}</span><br><span class=small>frame {a.frame}</span>",
+                    _e(a.round),
+                    "dealer/table" if a.seat is None else _e(a.seat),
+                    f"<b>{_e(a.check_id.value)}</b><br><span class=small>{_e(a.rule)}</span>",
+                    _e(a.expected),
+                    _e(a.observed),
+                    f"{a.confidence:.2f}",
+                    pic,
+                ],
+                "bad",
+            )
+        )
+    return _table(
+        ["time", "round", "seat", "check and rule", "expected", "observed", "conf.", "evidence"], rows
+    )
+
+
+def clip_html(rep: ClipReport) -> str:
+    """The self-contained HTML report of one clip (its pictures are relative files under evidence/)."""
+    parts = [f"<h1>Audit of {_e(rep.clip)}</h1>"]
+    status = "<span class=ok>ok</span>" if rep.status == "ok" else "<span class=fail>FAILED</span>"
+    parts.append(
+        _table(
+            ["field", "value"],
+            [
+                (["status", status], ""),
+                (["table", _e(rep.table_id)], ""),
+                (["game", _e(rep.game)], ""),
+                (["source", _e(rep.video or rep.states)], ""),
+                (["table states from", _e(rep.mode)], ""),
+                (["layout", _e(rep.layout)], ""),
+                (["footage", f"{timecode(rep.footage_s)} ({rep.states_seen} state changes)"], ""),
+                (["rounds", str(len(rep.rounds))], ""),
+                (["findings", str(len(rep.alerts))], ""),
+            ],
+        )
+    )
+    if rep.error:
+        parts.append(f"<p class=fail>Error: <span class=mono>{_e(rep.error)}</span></p>")
+    parts.append("<h2>Findings</h2>")
+    parts.append(_alert_rows(rep.alerts) if rep.alerts else "<p class=ok>No findings.</p>")
+    by_round: dict[int, list[Alert]] = {}
+    for a in rep.alerts:
+        by_round.setdefault(a.round, []).append(a)
+    events_by_round: dict[int, list[Event]] = {}
+    for ev in rep.events:
+        events_by_round.setdefault(ev.round, []).append(ev)
+    for r in rep.rounds:
+        end = timecode(r.t_end) if r.t_end is not None else "(not ended)"
+        n = len(by_round.get(r.round, []))
+        flag = f" <span class=fail>{n} finding(s)</span>" if n else " <span class=ok>compliant</span>"
+        parts.append(
+            f'<h2 id="round{r.round}">Round {r.round}: {timecode(r.t_start)} &ndash; {end}{flag}</h2>'
+        )
+        parts.append(f"<p class=small>LCD {_e(r.lcd)}; deal order: {_e(', '.join(r.deal_order) or '-')}</p>")
+        parts.append("<h3>Hands</h3>")
+        parts.append(
+            _table(
+                ["position", "active", "cards", "high", "low", "set by"],
+                [
+                    (
+                        [
+                            _e(h.position),
+                            "yes" if h.active else "",
+                            _cards(h.cards),
+                            _cards(h.high),
+                            _cards(h.low),
+                            _e(h.set_by),
+                        ],
+                        "",
+                    )
+                    for h in r.hands
+                ],
+            )
+        )
+        evs = r.events or events_by_round.get(r.round, [])
+        flagged = {(a.frame, a.seat) for a in by_round.get(r.round, [])}
+        parts.append("<h3>Timeline</h3>")
+        parts.append(
+            _table(
+                ["time", "frame", "event", "position", "cards", "high", "low", "detail"],
+                [
+                    (
+                        [
+                            f"<span class=mono>{_e(timecode(ev.t))}</span>",
+                            _e(ev.frame),
+                            _e(ev.kind.value),
+                            _e(ev.position or ("" if ev.seat is None else f"seat{ev.seat}")),
+                            _cards(ev.cards),
+                            _cards(ev.high),
+                            _cards(ev.low),
+                            _e(ev.detail),
+                        ],
+                        "bad" if (ev.frame, ev.seat) in flagged else "",
+                    )
+                    for ev in evs
+                ],
+            )
+        )
+        if by_round.get(r.round):
+            parts.append("<h3>Findings in this round</h3>" + _alert_rows(by_round[r.round]))
+    return _page(f"Audit {rep.clip}", "\n".join(parts))
+
+
+def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> str:
+    """The batch summary page (links each clip's report and evidence, relative to the audit folder)."""
+    ok = [r for r in reports if r.status == "ok"]
+    failed = [r for r in reports if r.status == "failed"]
+    n_alerts = sum(len(r.alerts) for r in ok)
+    footage = sum(r.footage_s for r in ok)
+    checks: Counter[str] = Counter(a.check_id.value for r in ok for a in r.alerts)
+    parts = [
+        "<h1>Audit summary</h1>",
+        _table(
+            ["", ""],
+            [
+                (["clips", str(len(reports))], ""),
+                (["audited", str(len(ok))], ""),
+                (["failed", f"<span class={'fail' if failed else 'ok'}>{len(failed)}</span>"], ""),
+                (["footage audited", timecode(footage)], ""),
+                (["rounds rebuilt", str(sum(len(r.rounds) for r in ok))], ""),
+                (["findings", str(n_alerts)], ""),
+            ],
+        ),
+    ]
+    if checks:
+        parts.append(
+            "<h2>Findings by check</h2>"
+            + _table(["check", "count"], [([_e(c), str(n)], "") for c, n in sorted(checks.items())])
+        )
+    parts.append("<h2>Clips</h2>")
+    rows = []
+    for r in reports:
+        link = f"{CLIPS_DIR}/{r.clip}/report.html"
+        name = f'<a href="{_e(link)}">{_e(r.clip)}</a>' if r.status == "ok" else _e(r.clip)
+        st = "<span class=ok>ok</span>" if r.status == "ok" else "<span class=fail>failed</span>"
+        rows.append(
+            (
+                [
+                    name,
+                    st,
+                    _e(r.table_id),
+                    _e(r.game),
+                    _e(r.mode),
+                    timecode(r.footage_s),
+                    str(len(r.rounds)),
+                    str(len(r.alerts)),
+                    f"<span class=mono>{_e(r.error)}</span>",
+                ],
+                "bad" if r.status == "failed" or r.alerts else "",
+            )
+        )
+    parts.append(
+        _table(
+            ["clip", "status", "table", "game", "states from", "footage", "rounds", "findings", "error"], rows
+        )
+    )
+    all_alerts = [(r, a) for r in ok for a in r.alerts]
+    if all_alerts:
+        parts.append("<h2>All findings</h2>")
+        for r in ok:
+            if r.alerts:
+                parts.append(f"<h3>{_e(r.clip)}</h3>" + _alert_rows(r.alerts, f"{CLIPS_DIR}/{r.clip}/"))
+    if errors:
+        parts.append(
+            "<h2>Unreadable records</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in errors) + "</ul>"
+        )
+    return _page("Audit summary", "\n".join(parts))
+
+
+_SUMMARY_COLUMNS = [
+    "clip",
+    "status",
+    "table_id",
+    "game",
+    "mode",
+    "footage_s",
+    "states_seen",
+    "rounds",
+    "findings",
+    *[c.value for c in CheckId],
+    "source",
+    "layout",
+    "error",
+]
+_FINDING_COLUMNS = [
+    "clip",
+    "table_id",
+    "round",
+    "seat",
+    "check_id",
+    "t",
+    "timecode",
+    "frame",
+    "expected",
+    "observed",
+    "confidence",
+    "evidence",
+    "rule",
+]
+
+
+def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
+    """Rebuild summary.csv, findings.csv and summary.html from the per-clip records."""
+    reports, errors = load_clip_reports(out)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(_SUMMARY_COLUMNS)
+    for r in reports:
+        counts = Counter(a.check_id.value for a in r.alerts)
+        w.writerow(
+            [
+                r.clip,
+                r.status,
+                r.table_id,
+                r.game,
+                r.mode,
+                f"{r.footage_s:.3f}",
+                r.states_seen,
+                len(r.rounds),
+                len(r.alerts),
+                *[counts.get(c.value, 0) for c in CheckId],
+                r.video or r.states or "",
+                r.layout or "",
+                r.error,
+            ]
+        )
+    atomic_write_text(out / "summary.csv", buf.getvalue())
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(_FINDING_COLUMNS)
+    for r in reports:
+        for a in r.alerts:
+            ev = f"{CLIPS_DIR}/{r.clip}/{a.evidence}" if a.evidence else ""
+            w.writerow(
+                [
+                    r.clip,
+                    a.table_id,
+                    a.round,
+                    "" if a.seat is None else a.seat,
+                    a.check_id.value,
+                    f"{a.t:.3f}",
+                    a.timecode,
+                    a.frame,
+                    a.expected,
+                    a.observed,
+                    f"{a.confidence:.3f}",
+                    ev,
+                    a.rule,
+                ]
+            )
+    atomic_write_text(out / "findings.csv", buf.getvalue())
+    atomic_write_text(out / "summary.html", summary_html(reports, errors))
+    return reports, errors
