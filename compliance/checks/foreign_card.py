@@ -1,0 +1,67 @@
+"""FOREIGN-CARD: a duplicate or foreign card in a round; the round is void.
+
+Seed 002 rules 5.1 (a foreign card voids the round) and 5.5 (a shortage or excess of cards in the
+deck voids it; a duplicate face means the deck has an extra card). Trigger, checked on every state
+against the accepted (debounced) content of every position's zones in the open round:
+
+* a duplicate: the same face (the Joker included: one per deck) at two positions, or twice at one;
+* a foreign card: a token that is neither a card of the 53-card deck nor ``BACK``.
+
+The i-Verify display's cards are copies shown on a screen and are not counted. Each card is
+reported once per round, with the latest state's time and frame as evidence. The engine marks the
+round void at the first finding; every later finding of the round says so.
+"""
+
+from __future__ import annotations
+
+from compliance.checks._base import Check
+from compliance.events import CheckId, Finding
+from compliance.rounds import RoundState
+from rules.cards import CardParseError, parse_card
+from vision.state import BACK, TableState
+
+__all__ = ["ForeignCard"]
+
+
+class ForeignCard(Check):
+    check_id = CheckId.FOREIGN_CARD
+
+    def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
+        if rnd is None:
+            return []
+        out = []
+        where: dict[str, list[str]] = {}
+        for p in rnd.positions.values():
+            for tok in p.cards:
+                if tok == BACK:
+                    continue
+                try:
+                    card = str(parse_card(tok))
+                except CardParseError:
+                    if self.once(rnd, f"foreign:{p.name}:{tok}"):
+                        out.append(
+                            self.finding(
+                                rnd,
+                                seat=p.seat,
+                                t=state.t,
+                                frame=state.frame,
+                                expected="cards of one 53-card deck",
+                                observed=f"foreign card {tok!r} at {p.name}",
+                            )
+                        )
+                    continue
+                where.setdefault(card, []).append(p.name)
+        for card, names in where.items():
+            if len(names) > 1 and self.once(rnd, f"dup:{card}"):
+                seats = [rnd.positions[n].seat for n in names]
+                out.append(
+                    self.finding(
+                        rnd,
+                        seat=next((s for s in seats if s is not None), None),
+                        t=state.t,
+                        frame=state.frame,
+                        expected=f"one {card} in the deck",
+                        observed=f"{card} seen {len(names)} times: at {', '.join(names)}",
+                    )
+                )
+        return out

@@ -1,0 +1,95 @@
+"""FOUL-MISHANDLED: a fouled player hand was not handled per the table's foul policy.
+
+A player hand is *foul* when its low hand outranks its high hand (``rules.settings.is_foul``; seed
+002 rule 3.7.2, seed 000 rule 5). It is seen foul when the dealer turns it face up to settle
+(PLAYER_EXPOSED, a full setting of faces). What must follow is the table's ``foul_policy``:
+
+* ``house-way-reset`` (seed 002 3.7.2: "the hand will be set by the Dealer in accordance to the
+  House Way"): before the hand is collected, the dealer re-sets it so that it is equal in rank to
+  the house way's setting of those cards. Judged at ROUND_END on the last setting seen in that
+  seat's areas before collection: still foul ("settled as dealt"), or re-set but not to the house
+  way. Evidence: the frame that showed that last setting. A round cut off by the end of the
+  footage is not judged (the re-set may have come later).
+* ``loses`` (seed 000 rule 5: "his hand fouls and he automatically loses to the dealer"): the hand
+  must not be re-set and played as a valid hand. Trigger: after the foul exposure, the seat's cards
+  change to another full setting (a HAND_CHANGED that reads as a setting) - the dealer re-set it.
+  Judged at once. Whether the wager was actually taken needs chips outcomes, which the table state
+  does not carry (that is SETTLEMENT, not in the engine).
+
+One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen).
+"""
+
+from __future__ import annotations
+
+from compliance.checks._base import Check, CheckContext, house_way_setting, setting_of, show
+from compliance.events import CheckId, Event, EventKind, Finding
+from compliance.rounds import RoundState
+from rules.settings import Setting, is_foul, setting_key
+
+__all__ = ["FoulMishandled"]
+
+
+class FoulMishandled(Check):
+    check_id = CheckId.FOUL_MISHANDLED
+
+    def __init__(self, ctx: CheckContext) -> None:
+        super().__init__(ctx)
+        # (round, position) -> (foul setting, last setting seen, its event)
+        self._fouls: dict[tuple[int, str], tuple[Setting, Setting, Event]] = {}
+
+    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
+        policy = self.ctx.layout.foul_policy
+        if event.kind is EventKind.PLAYER_EXPOSED and event.position is not None:
+            s = setting_of(event.high, event.low)
+            if s is not None and is_foul(s):
+                self._fouls[(rnd.number, event.position)] = (s, s, event)
+            return []
+        if event.kind is EventKind.HAND_CHANGED and event.position is not None:
+            rec = self._fouls.get((rnd.number, event.position))
+            s = setting_of(event.high, event.low)
+            if rec is None or s is None or s.cards != rec[0].cards:
+                return []
+            self._fouls[(rnd.number, event.position)] = (rec[0], s, event)
+            if policy == "loses" and setting_key(s) != setting_key(rec[0]) and self.once(rnd, event.position):
+                return [
+                    self.finding(
+                        rnd,
+                        seat=event.seat,
+                        t=event.t,
+                        frame=event.frame,
+                        expected=f"foul hand {show(rec[0])} loses as dealt (foul policy 'loses')",
+                        observed=f"the hand was re-set to {show(s)} and played",
+                    )
+                ]
+            return []
+        if event.kind is EventKind.ROUND_END and policy == "house-way-reset":
+            return self._judge_resets(rnd)
+        return []
+
+    def _judge_resets(self, rnd: RoundState) -> list[Finding]:
+        out = []
+        hw = self.ctx.house_way
+        for (number, position), (foul, last, ev) in sorted(self._fouls.items(), key=lambda kv: kv[1][2].t):
+            if number != rnd.number:
+                continue
+            if is_foul(last):
+                observed = f"foul hand {show(foul)} settled as dealt, never re-set"
+            elif hw is not None and setting_key(last) != setting_key(house_way_setting(hw, last)):
+                observed = f"foul hand {show(foul)} re-set to {show(last)}, not the house way"
+            else:
+                continue
+            if not self.once(rnd, position):
+                continue
+            expected = "re-set by the house way (foul policy 'house-way-reset')"
+            if hw is not None:
+                hw_setting = show(house_way_setting(hw, last))
+                expected = f"re-set to {hw_setting} (house way; foul policy 'house-way-reset')"
+            out.append(
+                self.finding(rnd, seat=ev.seat, t=ev.t, frame=ev.frame, expected=expected, observed=observed)
+            )
+        return out
+
+    def on_close(self, rnd: RoundState) -> list[Finding]:
+        for key in [k for k in self._fouls if k[0] == rnd.number]:
+            del self._fouls[key]
+        return []

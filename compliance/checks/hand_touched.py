@@ -1,0 +1,74 @@
+"""HAND-TOUCHED-AFTER-REVEAL: a set player hand changes after the dealer's cards are exposed.
+
+Seed 004: "when all are ready, the dealer's seven cards are exposed. The other players may not
+touch their cards from this point on." Triggers, after DEALER_EXPOSED and before that seat's hand
+is turned face up (PLAYER_EXPOSED), once per seat per round:
+
+* a HAND_CHANGED "moved" event: cards moved between areas, added, removed or swapped (the tracker
+  already leaves out backs turning into faces in place and an area lifted to be turned over);
+  confidence 1.0;
+* a HAND_CHANGED "restored" event: an area went empty after the reveal and came back face down,
+  unchanged (lifted and put back, not turned over); confidence 0.7, since a camera that lost the
+  pile for a while looks the same;
+* a SEAT_SET after DEALER_EXPOSED that the player made himself (not through i-Verify): he set his
+  cards after the reveal; confidence 1.0. (That the reveal came too early is DEALER-REVEAL-EARLY.)
+
+Changes after PLAYER_EXPOSED are the dealer's (settling, re-setting a foul, collecting) and are not
+this check's business. On a face-up table (seed 003) every set hand counts as exposed from the
+dealer's reveal on, so this check cannot see touches there.
+"""
+
+from __future__ import annotations
+
+from compliance.checks._base import Check, fmt
+from compliance.events import CheckId, Event, EventKind, Finding
+from compliance.rounds import RoundState
+
+__all__ = ["HandTouchedAfterReveal"]
+
+
+class HandTouchedAfterReveal(Check):
+    check_id = CheckId.HAND_TOUCHED_AFTER_REVEAL
+
+    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
+        reveal = rnd.dealer_exposed
+        if reveal is None or event.seat is None or event.position is None:
+            return []
+        p = rnd.positions.get(event.position)
+        if p is None:
+            return []
+        if event.kind is EventKind.HAND_CHANGED:
+            if "after dealer reveal" not in event.detail:
+                return []
+            restored = event.detail.startswith("restored")
+            if not (restored or event.detail.startswith("moved")):
+                return []
+            observed = (
+                f"seat {event.seat}'s set hand was lifted after the reveal and put back face down"
+                if restored
+                else f"seat {event.seat}'s set hand changed after the reveal to high {fmt(event.high)} / "
+                f"low {fmt(event.low)}" + (f", deal spot {fmt(event.cards)}" if event.cards else "")
+            )
+            confidence = 0.7 if restored else 1.0
+        elif event.kind is EventKind.SEAT_SET and p.set_by == "player":
+            observed = (
+                f"seat {event.seat} set its hand after the reveal "
+                f"(high {fmt(event.high)} / low {fmt(event.low)})"
+            )
+            confidence = 1.0
+        else:
+            return []
+        if not self.once(rnd, event.position):
+            return []
+        return [
+            self.finding(
+                rnd,
+                seat=event.seat,
+                t=event.t,
+                frame=event.frame,
+                expected=f"seat {event.seat}'s cards untouched after the dealer's cards were exposed "
+                f"(t={reveal.t:.2f}s, frame {reveal.frame})",
+                observed=observed,
+                confidence=confidence,
+            )
+        ]

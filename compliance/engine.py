@@ -1,0 +1,152 @@
+"""The compliance engine: table states in, events and findings out, rounds rebuilt.
+
+``Monitor`` wires the round state machine (``compliance.rounds``) to the checks
+(``compliance.checks``): every event goes through every check at the moment it happens, every
+state goes through the checks that watch durations and raw content, and a closing round goes
+through each check's ``on_close``. The runners (live, audit, evaluate) only call ``feed``,
+``finish`` and read ``rounds``.
+
+A FOREIGN-CARD finding marks its round void; the checks keep running and their later findings say
+the round is void (seed 002 rule 5.1). SETTLEMENT is not run: it needs chips outcomes that the
+table state does not carry.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compliance.checks import Check, CheckContext, build_checks
+from compliance.events import CheckId, Event, EventKind, Finding, HandRecord, RoundRecord
+from compliance.rounds import MonitorConfig, MonitorInputError, PositionState, RoundState, RoundTracker
+from rules.houseway import HouseWay, load_house_way
+from vision.layout import TableLayout
+from vision.state import BACK, TableState
+
+__all__ = ["DEFAULT_HOUSE_WAYS", "Monitor", "MonitorConfig", "MonitorInputError", "Update"]
+
+# The house way a table uses when none is given (SPEC.md "House way").
+DEFAULT_HOUSE_WAYS = {"seven-card": "mbs-7card", "six-card": "wsgc-6card"}
+
+
+class Update(BaseModel):
+    """What one ``feed`` / ``finish`` call added: new events and new findings, in order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    events: list[Event] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+
+
+def _default_house_way(layout: TableLayout) -> HouseWay:
+    return load_house_way(DEFAULT_HOUSE_WAYS[layout.game])
+
+
+class Monitor:
+    """Watches one table: ``feed`` each state in time order, ``finish`` at the end of the footage.
+
+    ``house_way``: the house way plug-in (``rules.houseway.load_house_way(name)``); by default the
+    game's shipped one (``DEFAULT_HOUSE_WAYS``). A state the monitor cannot take (another table,
+    time going backwards, an unknown seat) raises ``MonitorInputError`` naming the frame; what was
+    recorded before it is kept and the monitor can go on with the next state.
+    """
+
+    def __init__(
+        self,
+        layout: TableLayout,
+        *,
+        house_way: HouseWay | None = None,
+        config: MonitorConfig | None = None,
+    ) -> None:
+        self.layout = layout
+        self.config = config or MonitorConfig()
+        hw = house_way if house_way is not None else _default_house_way(layout)
+        self._checks: list[Check] = build_checks(CheckContext(layout, self.config, hw), self.config.checks)
+        self._tracker = RoundTracker(layout, self.config, sink=self._on_event)
+        self._findings: dict[int, list[Finding]] = {}
+        self._new: list[Finding] = []
+
+    # --- the runners' interface --------------------------------------------------------------
+    def feed(self, state: TableState) -> Update:
+        self._new = []
+        events = self._tracker.feed(state)
+        rnd = self._tracker.current
+        for check in self._checks:
+            self._record(rnd, check.on_state(state, rnd))
+        return self._update(events)
+
+    def finish(self) -> Update:
+        """End of footage: the open round closes without a ROUND_END (none was seen)."""
+        self._new = []
+        open_round = self._tracker.current
+        events = self._tracker.finish()
+        if open_round is not None and not open_round.ended:
+            for check in self._checks:
+                self._record(open_round, check.on_close(open_round))
+        return self._update(events)
+
+    @property
+    def rounds(self) -> list[RoundRecord]:
+        out = [self._record_of(r) for r in self._tracker.closed]
+        if self._tracker.current is not None:
+            out.append(self._record_of(self._tracker.current))
+        return out
+
+    # --- internals ---------------------------------------------------------------------------
+    def _update(self, events: list[Event]) -> Update:
+        new, self._new = self._new, []
+        return Update(events=events, findings=new)
+
+    def _on_event(self, event: Event, rnd: RoundState) -> None:
+        for check in self._checks:
+            self._record(rnd, check.on_event(event, rnd))
+        if event.kind is EventKind.ROUND_END:
+            for check in self._checks:
+                self._record(rnd, check.on_close(rnd))
+
+    def _record(self, rnd: RoundState | None, findings: list[Finding]) -> None:
+        if rnd is None or not findings:
+            return
+        for f in findings:
+            if f.check_id is CheckId.FOREIGN_CARD and rnd.void_reason is None:
+                rnd.void_reason = f"FOREIGN-CARD at t={f.t:.2f}s, frame {f.frame}"
+            self._findings.setdefault(rnd.number, []).append(f)
+            self._new.append(f)
+
+    def _record_of(self, rnd: RoundState) -> RoundRecord:
+        return RoundRecord(
+            round=rnd.number,
+            game=self.layout.game,
+            t_start=rnd.t_start,
+            t_end=rnd.t_end,
+            lcd=rnd.lcd,
+            hands=[_hand(p) for p in rnd.positions.values() if p.max_total > 0 or p.active],
+            deal_order=[e.position or "" for e in rnd.deal_sequence],
+            events=list(rnd.events),
+            findings=list(self._findings.get(rnd.number, [])),
+        )
+
+
+def _faces(cards: tuple[str, ...]) -> bool:
+    return bool(cards) and BACK not in cards
+
+
+def _hand(p: PositionState) -> HandRecord:
+    """A position's hand as far as it was seen: the setting once it showed faces, else backs."""
+    high, low = p.set_high, p.set_low
+    if p.seat is None and not (high or low):
+        high, low = p.high, p.low
+    cards: list[str] = []
+    if _faces(high) and _faces(low):
+        cards = list(high + low)
+    elif p.seat is None and p.exposed_event is not None:
+        cards = list(p.exposed_event.cards)
+    set_by = p.set_by if (p.set_event is not None or p.seat is None) else "unknown"
+    return HandRecord(
+        position=p.name,
+        seat=p.seat,
+        active=p.active,
+        cards=cards,
+        high=list(high),
+        low=list(low),
+        set_by=set_by,
+    )

@@ -1,0 +1,616 @@
+"""The round state machine: a stream of ``TableState`` in, rounds and timestamped ``Event``s out.
+
+How a round looks on the felt (SPEC.md "Events and checks"; seed 000 rules 3-6, seed 002 3.6-3.8):
+the LCD shows the start position; hands are dealt one position at a time (every spot, occupied or
+not, and the dealer); active players (chips in the bet circle) set their cards face down into their
+high and low areas; the i-Verify display may show a seat's or the dealer's house way; the dealer
+exposes his cards, sets them, turns each active hand face up to settle, and collects the cards.
+
+What the tracker does with the stream:
+
+* **Debounce.** Every zone (a seat's chips / dealt / high / low, the dealer's hand / high / low, the
+  i-Verify display, the LCD) is tracked on its own. A new content becomes *accepted* once it has
+  lasted ``MonitorConfig.debounce_s`` seconds of footage: either a later state still shows it that
+  long after it first appeared, or the next different content arrives that long after it (states
+  may come at frame rate or only at changes). A flicker shorter than that never becomes an event.
+  Accepted changes are applied in the order they were first seen, and every event carries the
+  time and frame of the first state that showed it (the evidence frame).
+* **Occlusion and missed frames.** A zone named in ``TableState.occluded`` (``"seat3.high"``, or a
+  whole position ``"seat3"`` / ``"dealer"``; ``"iverify"``, ``"lcd"``), a seat missing from the
+  state, an i-Verify display with ``visible=False`` and an LCD reading ``None`` are *unknown*, not
+  empty: the zone keeps its accepted content. Missed or late frames only delay acceptance.
+* **No invented events.** Every event below needs an accepted change that shows it. A seat whose
+  set was never seen has no SEAT_SET; checks that depend on it lower their confidence (see each
+  check).
+
+Events (each at most once per position per round unless said otherwise):
+
+* ROUND_START: between rounds, the first accepted change that puts a card in any zone.
+* HAND_DEALT: a position's zones (seat: dealt+high+low; dealer: hand+high+low) first hold a card.
+  The order of these events is the deal order.
+* SEAT_SET: a seat's dealt spot is empty and both its high and its low area hold cards (face down
+  or, on a face-up table, face up). ``set_by`` is "iverify" when the i-Verify display showed that
+  seat while it was not set, else "player".
+* IVERIFY_SEAT / IVERIFY_DEALER: the accepted display content changes to "SEAT n" / "DEALER" (again
+  after it was blanked or showed something else).
+* DEALER_EXPOSED: a face (not ``BACK``) first appears in any dealer zone.
+* DEALER_SET: the dealer's hand zone is empty, his high and low areas hold face-up cards, and that
+  setting differs from his last one (so a re-set is a second DEALER_SET).
+* PLAYER_EXPOSED: after DEALER_EXPOSED, a set seat shows only faces in its high and low areas and
+  nothing in its dealt spot (on a face-up table this is at DEALER_EXPOSED itself).
+* HAND_CHANGED: a set seat's cards change other than by being turned face up in place (same
+  number of cards per area, backs becoming faces) or being lifted to be turned; ``detail`` says
+  "collected" (all its areas empty), "restored" (an area that was emptied after the reveal came
+  back face down), "moved" otherwise.
+* ROUND_END: every card zone is empty again after the round started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compliance.events import Event, EventKind
+from vision.layout import TableLayout
+from vision.state import BACK, TableState
+
+__all__ = [
+    "MonitorConfig",
+    "MonitorInputError",
+    "PositionState",
+    "RoundState",
+    "RoundTracker",
+]
+
+Tokens = tuple[str, ...]
+SeatStatus = Literal["empty", "dealt", "partial", "set"]
+
+
+class MonitorConfig(BaseModel):
+    """Tunables of the monitor. Times are seconds of footage (``TableState.t``), never wall clock."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    debounce_s: float = Field(
+        0.25, ge=0.0, description="a zone's new content counts once it has lasted this long (flicker filter)"
+    )
+    iverify_hidden_s: float = Field(
+        3.0, gt=0.0, description="IVERIFY-NOT-VISIBLE fires when the display is hidden longer than this"
+    )
+    checks: list[str] | None = Field(
+        None, description="check ids to run (CheckId values); None runs every check the engine has"
+    )
+
+
+class MonitorInputError(ValueError):
+    """A table state the monitor cannot take (wrong table, time going backwards, unknown seat)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Debounce
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Accepted:
+    zone: str
+    t: float
+    frame: int
+    old: object
+    new: object
+
+
+@dataclass
+class _Zone:
+    """One zone's accepted content and its pending candidate."""
+
+    name: str
+    accepted: object = None
+    cand: object = None
+    cand_t: float = 0.0
+    cand_frame: int = 0
+    has_cand: bool = False
+
+    def observe(self, value: object, t: float, frame: int, debounce: float) -> list[_Accepted]:
+        out: list[_Accepted] = []
+        if self.has_cand and value == self.cand:
+            if t - self.cand_t >= debounce and self.cand != self.accepted:
+                out.append(self._accept())
+            return out
+        # A different content: the old candidate lasted from cand_t until now.
+        if self.has_cand and self.cand != self.accepted and t - self.cand_t >= debounce:
+            out.append(self._accept())
+        self.cand, self.cand_t, self.cand_frame, self.has_cand = value, t, frame, True
+        if debounce <= 0.0 and value != self.accepted:
+            out.append(self._accept())
+        return out
+
+    def settle(self, t: float, debounce: float) -> list[_Accepted]:
+        """End of footage: a candidate that lasted ``debounce`` up to the last state counts."""
+        if self.has_cand and self.cand != self.accepted and t - self.cand_t >= debounce:
+            return [self._accept()]
+        return []
+
+    def _accept(self) -> _Accepted:
+        acc = _Accepted(self.name, self.cand_t, self.cand_frame, self.accepted, self.cand)
+        self.accepted = self.cand
+        return acc
+
+
+# ----------------------------------------------------------------------------------------------
+# Round state (what the checks read)
+# ----------------------------------------------------------------------------------------------
+
+
+def _is_face(tok: str) -> bool:
+    return tok != BACK
+
+
+@dataclass
+class PositionState:
+    """One position's hand in the open round, as far as the accepted footage shows it."""
+
+    name: str  # "dealer" or "seat<N>"
+    seat: int | None
+    active: bool = False  # chips seen in the bet circle during the round (never for the dealer)
+    dealt: Tokens = ()  # seat: cards in the deal spot; dealer: his hand zone
+    high: Tokens = ()
+    low: Tokens = ()
+    hidden: bool = False  # one of its zones was occluded in the latest state
+    max_total: int = 0  # most cards seen at once at this position
+    max_total_event_t: float = 0.0
+    max_total_frame: int = 0
+    dealt_event: Event | None = None
+    set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
+    set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
+    set_high: Tokens = ()  # the setting last seen (face down or up)
+    set_low: Tokens = ()
+    iverify_events: list[Event] = field(default_factory=list)  # IVERIFY_SEAT for this seat
+    iverify_before_set: bool = False
+    exposed_event: Event | None = None  # PLAYER_EXPOSED (seats) / DEALER_EXPOSED (dealer)
+    lifted_after_reveal: bool = False
+    collected: bool = False
+
+    @property
+    def total(self) -> int:
+        return len(self.dealt) + len(self.high) + len(self.low)
+
+    @property
+    def cards(self) -> Tokens:
+        return self.dealt + self.high + self.low
+
+    @property
+    def is_set(self) -> bool:
+        return not self.dealt and bool(self.high) and bool(self.low)
+
+    @property
+    def status(self) -> SeatStatus:
+        if self.is_set:
+            return "set"
+        if self.dealt:
+            return "dealt"
+        if self.high or self.low:
+            return "partial"
+        return "empty"
+
+
+@dataclass
+class RoundState:
+    """The open (or a closed) round as the tracker rebuilt it; checks read it, never write it."""
+
+    number: int
+    layout: TableLayout
+    config: MonitorConfig
+    t_start: float
+    frame_start: int
+    lcd: int | None = None
+    lcd_seen: bool = False
+    partial_start: bool = False  # footage began mid-round: deal checks cannot judge it
+    positions: dict[str, PositionState] = field(default_factory=dict)
+    deal_sequence: list[Event] = field(default_factory=list)
+    dealer_exposed: Event | None = None
+    dealer_settings: list[Event] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    t_end: float | None = None
+    ended: bool = False  # ROUND_END seen (False when the footage stopped first)
+    last_state: TableState | None = None
+    void_reason: str | None = None  # set by FOREIGN-CARD: later findings say the round is void
+
+    @property
+    def hand_size(self) -> int:
+        return 7 if self.layout.game == "seven-card" else 6
+
+    @property
+    def low_size(self) -> int:
+        return self.hand_size - 5
+
+    @property
+    def dealer(self) -> PositionState:
+        return self.positions["dealer"]
+
+    def seat(self, n: int) -> PositionState:
+        return self.positions[f"seat{n}"]
+
+    def seats(self) -> list[PositionState]:
+        return [p for p in self.positions.values() if p.seat is not None]
+
+    def active_seats(self) -> list[PositionState]:
+        return [p for p in self.seats() if p.active]
+
+
+# ----------------------------------------------------------------------------------------------
+# The tracker
+# ----------------------------------------------------------------------------------------------
+
+_SEAT_ZONES = ("chips", "dealt", "high", "low")
+_DEALER_ZONES = ("hand", "high", "low")
+_OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt"}
+
+
+def _hidden_zones(state: TableState) -> set[str]:
+    out: set[str] = set()
+    for raw in state.occluded:
+        name = raw.strip().lower()
+        if "." in name:
+            pos, zone = name.split(".", 1)
+            out.add(f"{pos}.{_OCCLUSION_ALIASES.get(zone, zone)}")
+        else:
+            out.add(name)
+    return out
+
+
+EventSink = Callable[[Event, RoundState], None]
+
+
+class RoundTracker:
+    """Turns table states into events and ``RoundState``s; hands every event to ``sink`` at once.
+
+    ``sink(event, round)`` is called with the round as it stands right after the event (the engine
+    runs the checks there), so a check sees exactly what was known at that moment.
+    """
+
+    def __init__(self, layout: TableLayout, config: MonitorConfig, sink: EventSink | None = None) -> None:
+        self.layout = layout
+        self.config = config
+        self._sink = sink
+        self._zones: dict[str, _Zone] = {}
+        for n in layout.seat_numbers:
+            for z in _SEAT_ZONES:
+                self._zones[f"seat{n}.{z}"] = _Zone(f"seat{n}.{z}")
+        for z in _DEALER_ZONES:
+            self._zones[f"dealer.{z}"] = _Zone(f"dealer.{z}")
+        self._zones["iverify"] = _Zone("iverify")
+        self._zones["lcd"] = _Zone("lcd")
+        self._view: dict[str, object] = {}
+        self.current: RoundState | None = None
+        self.closed: list[RoundState] = []
+        self._next_round = 1
+        self._lcd: int | None = None
+        self._last: TableState | None = None
+        self._first: TableState | None = None
+
+    # --- input -------------------------------------------------------------------------------
+    def feed(self, state: TableState) -> list[Event]:
+        self._validate(state)
+        self._last = state
+        if self._first is None:
+            self._first = state
+        hidden = _hidden_zones(state)
+        present = {s.seat: s for s in state.seats}
+        debounce = self.config.debounce_s
+        changes: list[_Accepted] = []
+        for n in self.layout.seat_numbers:
+            s = present.get(n)
+            pos = f"seat{n}"
+            for z in _SEAT_ZONES:
+                if s is None or pos in hidden or f"{pos}.{z}" in hidden:
+                    continue
+                value: object = s.chips if z == "chips" else tuple(getattr(s, z))
+                changes += self._zones[f"{pos}.{z}"].observe(value, state.t, state.frame, debounce)
+        for z in _DEALER_ZONES:
+            if "dealer" in hidden or f"dealer.{z}" in hidden:
+                continue
+            value = tuple(getattr(state.dealer, z))
+            changes += self._zones[f"dealer.{z}"].observe(value, state.t, state.frame, debounce)
+        iv = state.iverify
+        if iv.visible and "iverify" not in hidden:
+            shown = (iv.mode, iv.seat if iv.mode == "seat" else None, tuple(iv.high), tuple(iv.low))
+            if iv.mode == "blank":
+                shown = ("blank", None, (), ())
+            changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
+        if state.lcd is not None and "lcd" not in hidden:
+            changes += self._zones["lcd"].observe(state.lcd, state.t, state.frame, debounce)
+        if self.current is not None:
+            self.current.last_state = state
+        self._mark_hidden(state, hidden)
+        events = self._apply(changes, state)
+        self._mark_hidden(state, hidden)
+        return events
+
+    def finish(self) -> list[Event]:
+        """End of footage: accept what lasted long enough; the open round closes without ROUND_END."""
+        if self._last is None:
+            return []
+        changes: list[_Accepted] = []
+        for zone in self._zones.values():
+            changes += zone.settle(self._last.t, self.config.debounce_s)
+        events = self._apply(changes, self._last)
+        if self.current is not None:
+            self.closed.append(self.current)
+            self.current = None
+        return events
+
+    @property
+    def last_state(self) -> TableState | None:
+        return self._last
+
+    # --- internals ---------------------------------------------------------------------------
+    def _validate(self, state: TableState) -> None:
+        if state.table_id != self.layout.table_id:
+            raise MonitorInputError(
+                f"frame {state.frame}: table_id {state.table_id!r} but the monitor watches "
+                f"{self.layout.table_id!r}"
+            )
+        if self._last is not None and state.t < self._last.t:
+            raise MonitorInputError(
+                f"frame {state.frame}: t={state.t:.3f}s goes back before frame {self._last.frame} "
+                f"(t={self._last.t:.3f}s); states must come in time order"
+            )
+        known = set(self.layout.seat_numbers)
+        for s in state.seats:
+            if s.seat not in known:
+                raise MonitorInputError(
+                    f"frame {state.frame}: seat {s.seat} is not on table {self.layout.table_id} "
+                    f"(seats {sorted(known)})"
+                )
+
+    def _mark_hidden(self, state: TableState, hidden: set[str]) -> None:
+        rnd = self.current
+        if rnd is None:
+            return
+        present = {s.seat for s in state.seats}
+        for p in rnd.positions.values():
+            if p.seat is not None and p.seat not in present:
+                p.hidden = True
+                continue
+            p.hidden = p.name in hidden or any(h.startswith(p.name + ".") for h in hidden)
+
+    def _emit(self, rnd: RoundState, ev: Event) -> Event:
+        rnd.events.append(ev)
+        if self._sink is not None:
+            self._sink(ev, rnd)
+        return ev
+
+    def _apply(self, changes: list[_Accepted], state: TableState) -> list[Event]:
+        out: list[Event] = []
+        order = list(self._zones)
+        changes.sort(key=lambda c: (c.t, c.frame, order.index(c.zone)))
+        for ch in changes:
+            self._view[ch.zone] = ch.new
+            out += self._on_change(ch, state)
+        return out
+
+    def _cards(self, pos: str) -> tuple[Tokens, Tokens, Tokens]:
+        zones = _DEALER_ZONES if pos == "dealer" else ("dealt", "high", "low")
+        got = [self._view.get(f"{pos}.{z}") for z in zones]
+        a, b, c = (cast(Tokens, g) if isinstance(g, tuple) else () for g in got)
+        return a, b, c
+
+    def _any_cards(self) -> bool:
+        return any(
+            isinstance(v, tuple) and len(v) > 0
+            for k, v in self._view.items()
+            if k != "iverify" and not k.endswith(".chips")
+        )
+
+    def _new_round(self, ch: _Accepted, state: TableState) -> RoundState:
+        rnd = RoundState(
+            number=self._next_round,
+            layout=self.layout,
+            config=self.config,
+            t_start=ch.t,
+            frame_start=ch.frame,
+            lcd=self._lcd,
+            lcd_seen=self._lcd is not None,
+            last_state=state,
+        )
+        self._next_round += 1
+        rnd.positions["dealer"] = PositionState("dealer", None, set_by="dealer")
+        for n in self.layout.seat_numbers:
+            ps = PositionState(f"seat{n}", n)
+            ps.active = self._view.get(f"seat{n}.chips") is True
+            rnd.positions[ps.name] = ps
+        self.current = rnd
+        self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_START, t=ch.t, frame=ch.frame,
+                              detail=f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen"))
+        return rnd
+
+    def _on_change(self, ch: _Accepted, state: TableState) -> list[Event]:
+        before = 0 if self.current is None else len(self.current.events)
+        if ch.zone == "lcd":
+            self._on_lcd(ch)
+            return []
+        rnd = self.current
+        if rnd is None:
+            if ch.zone == "iverify" or ch.zone.endswith(".chips") or not self._any_cards():
+                return []  # between rounds: chips and the display are kept in the view only
+            rnd = self._new_round(ch, state)
+            before = 0
+            self._detect_partial_start(rnd)
+        if ch.zone == "iverify":
+            self._on_iverify(rnd, ch)
+        else:
+            pos, zone = ch.zone.split(".", 1)
+            if zone == "chips":
+                if ch.new is True:
+                    rnd.positions[pos].active = True
+            elif pos == "dealer":
+                self._on_dealer(rnd, ch)
+            else:
+                self._on_seat(rnd, rnd.positions[pos], ch)
+        if not self._any_cards():
+            rnd.t_end = ch.t
+            rnd.ended = True
+            self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
+            self.closed.append(rnd)
+            self.current = None
+        return rnd.events[before:]
+
+    def _on_lcd(self, ch: _Accepted) -> None:
+        value = ch.new if isinstance(ch.new, int) else None
+        self._lcd = value
+        rnd = self.current
+        # A new LCD value belongs to the open round while its deal has barely begun.
+        if rnd is not None and len(rnd.deal_sequence) <= 1 and value is not None:
+            rnd.lcd = value
+            rnd.lcd_seen = True
+
+    def _detect_partial_start(self, rnd: RoundState) -> None:
+        """Footage that begins mid-round: its first state already shows cards at several positions."""
+        first = self._first
+        if first is None or rnd.frame_start != first.frame:
+            return
+        holders = sum(1 for s in first.seats if s.dealt or s.high or s.low)
+        holders += 1 if (first.dealer.hand or first.dealer.high or first.dealer.low) else 0
+        rnd.partial_start = holders > 1
+
+    def _sync(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
+        p.dealt, p.high, p.low = self._cards(p.name)
+        if p.total > p.max_total:
+            p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
+        if p.dealt_event is None and p.total > 0:
+            ev = Event(round=rnd.number, kind=EventKind.HAND_DEALT, t=ch.t, frame=ch.frame,
+                       position=p.name, seat=p.seat, cards=list(p.cards),
+                       detail=f"#{len(rnd.deal_sequence) + 1} in deal order")
+            p.dealt_event = ev
+            rnd.deal_sequence.append(ev)
+            self._emit(rnd, ev)
+
+    def _on_seat(self, rnd: RoundState, p: PositionState, ch: _Accepted) -> None:
+        prev = (p.dealt, p.high, p.low)
+        self._sync(p, ch, rnd)
+        if p.set_event is None:
+            if p.is_set:
+                p.set_by = "iverify" if p.iverify_before_set else "player"
+                p.set_high, p.set_low = p.high, p.low
+                p.set_event = Event(round=rnd.number, kind=EventKind.SEAT_SET, t=ch.t, frame=ch.frame,
+                                    position=p.name, seat=p.seat, high=list(p.high), low=list(p.low),
+                                    detail=f"set by {p.set_by}")
+                self._emit(rnd, p.set_event)
+                self._maybe_player_exposed(rnd, p, ch)
+            return
+        if (p.dealt, p.high, p.low) == prev:
+            return
+        revealed = rnd.dealer_exposed is not None
+        if p.total == 0:
+            # (a) every area empty: collected after exposure; before it, lifted or collected.
+            if p.exposed_event is not None:
+                p.collected = True
+                self._hand_changed(rnd, p, ch, "collected")
+            elif revealed:
+                p.lifted_after_reveal = True
+            return
+        p.collected = False
+        if not p.dealt and (not p.high or not p.low) and all(
+            not now or now == was for now, was in ((p.high, p.set_high), (p.low, p.set_low))
+        ):
+            # (c) one area lifted, the other untouched: the dealer turning or collecting it.
+            if revealed and p.exposed_event is None:
+                p.lifted_after_reveal = True
+            return
+        if self._turning_over(p):
+            # (b) backs becoming faces in place: the dealer turning the hand over to settle.
+            self._maybe_player_exposed(rnd, p, ch)
+            return
+        if not p.dealt and (p.high, p.low) == (p.set_high, p.set_low):
+            # Back as it was set: only news when it had been lifted after the reveal, face down.
+            if p.lifted_after_reveal and p.exposed_event is None:
+                p.lifted_after_reveal = False
+                self._hand_changed(rnd, p, ch, "restored")
+            return
+        # (d) anything else is a change of the set hand.
+        if p.is_set:
+            p.set_high, p.set_low = p.high, p.low
+        self._hand_changed(rnd, p, ch, "moved")
+        self._maybe_player_exposed(rnd, p, ch)
+
+    def _turning_over(self, p: PositionState) -> bool:
+        """Each area keeps its count, keeps the faces it showed, and shows more faces than before."""
+        if p.exposed_event is not None or p.dealt:
+            return False
+        more = False
+        for now, was in ((p.high, p.set_high), (p.low, p.set_low)):
+            if not now:
+                continue
+            if len(now) != len(was):
+                return False
+            faces_now = sorted(c for c in now if _is_face(c))
+            faces_was = sorted(c for c in was if _is_face(c))
+            if any(faces_now.count(c) < faces_was.count(c) for c in faces_was):
+                return False
+            more = more or len(faces_now) > len(faces_was)
+        return more
+
+    def _hand_changed(self, rnd: RoundState, p: PositionState, ch: _Accepted, detail: str) -> None:
+        when = "after exposure" if p.exposed_event else (
+            "after dealer reveal" if rnd.dealer_exposed else "before dealer reveal")
+        self._emit(rnd, Event(round=rnd.number, kind=EventKind.HAND_CHANGED, t=ch.t, frame=ch.frame,
+                              position=p.name, seat=p.seat, cards=list(p.dealt), high=list(p.high),
+                              low=list(p.low), detail=f"{detail}; {when}"))
+
+    def _maybe_player_exposed(self, rnd: RoundState, p: PositionState, ch: _Accepted) -> None:
+        if p.exposed_event is not None or rnd.dealer_exposed is None or p.set_event is None:
+            return
+        if not p.is_set or not all(_is_face(c) for c in p.high + p.low):
+            return
+        p.set_high, p.set_low = p.high, p.low
+        p.lifted_after_reveal = False
+        p.exposed_event = Event(round=rnd.number, kind=EventKind.PLAYER_EXPOSED, t=ch.t, frame=ch.frame,
+                                position=p.name, seat=p.seat, cards=list(p.high + p.low),
+                                high=list(p.high), low=list(p.low))
+        self._emit(rnd, p.exposed_event)
+
+    def _on_dealer(self, rnd: RoundState, ch: _Accepted) -> None:
+        d = rnd.dealer
+        self._sync(d, ch, rnd)
+        if rnd.dealer_exposed is None and any(_is_face(c) for c in d.cards):
+            rnd.dealer_exposed = Event(round=rnd.number, kind=EventKind.DEALER_EXPOSED, t=ch.t,
+                                       frame=ch.frame, position="dealer",
+                                       cards=[c for c in d.cards if _is_face(c)])
+            d.exposed_event = rnd.dealer_exposed
+            self._emit(rnd, rnd.dealer_exposed)
+            for p in rnd.seats():
+                self._maybe_player_exposed(rnd, p, ch)
+        if (
+            d.is_set
+            and all(_is_face(c) for c in d.high + d.low)
+            and (d.high, d.low) != (d.set_high, d.set_low)
+        ):
+            d.set_high, d.set_low = d.high, d.low
+            ev = Event(round=rnd.number, kind=EventKind.DEALER_SET, t=ch.t, frame=ch.frame,
+                       position="dealer", high=list(d.high), low=list(d.low),
+                       detail="set" if d.set_event is None else "re-set")
+            if d.set_event is None:
+                d.set_event = ev
+            rnd.dealer_settings.append(ev)
+            self._emit(rnd, ev)
+
+    def _on_iverify(self, rnd: RoundState, ch: _Accepted) -> None:
+        shown: tuple[str, int | None, Tokens, Tokens] = ch.new  # type: ignore[assignment]
+        mode, seat, high, low = shown
+        if mode == "seat":
+            p = rnd.positions.get(f"seat{seat}")
+            ev = Event(round=rnd.number, kind=EventKind.IVERIFY_SEAT, t=ch.t, frame=ch.frame,
+                       position=f"seat{seat}", seat=seat, high=list(high), low=list(low),
+                       detail="" if p is not None else f"seat {seat} is not on this table")
+            if p is not None:
+                p.iverify_events.append(ev)
+                if p.set_event is None:
+                    p.iverify_before_set = True
+            self._emit(rnd, ev)
+        elif mode == "dealer":
+            self._emit(rnd, Event(round=rnd.number, kind=EventKind.IVERIFY_DEALER, t=ch.t, frame=ch.frame,
+                                  position="dealer", high=list(high), low=list(low)))
