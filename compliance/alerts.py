@@ -292,27 +292,30 @@ class WebhookSender:
     def _run(self) -> None:
         while True:
             item = self._q.get()
-            if item is None:
+            try:
+                if item is None:
+                    return
+                self._deliver(item)
+            finally:
+                self._q.task_done()
+
+    def _deliver(self, item: Alert) -> None:
+        error = ""
+        for attempt in range(self.retries + 1):
+            try:
+                self._post(item)
+                self.delivered += 1
                 return
-            error = ""
-            for attempt in range(self.retries + 1):
-                try:
-                    self._post(item)
-                    self.delivered += 1
-                    error = ""
-                    break
-                except (OSError, urllib.error.URLError, ValueError) as e:
-                    error = f"{type(e).__name__}: {e}"
-                    if attempt < self.retries and not self._stop.wait(self.backoff * 2**attempt):
-                        continue
-                    break
-            if error:
-                self._dead_letter(item, error)
+            except (OSError, urllib.error.URLError, ValueError) as e:
+                error = f"{type(e).__name__}: {e}"
+            if attempt < self.retries and self._stop.wait(self.backoff * 2**attempt):
+                break  # shutting down: no more back-off
+        self._dead_letter(item, error)
 
     def close(self, drain_timeout: float = 5.0) -> None:
         """Deliver what is queued within ``drain_timeout`` seconds; dead-letter the rest."""
         deadline = time.monotonic() + drain_timeout
-        while not self._q.empty() and time.monotonic() < deadline:
+        while self._q.unfinished_tasks and time.monotonic() < deadline:
             time.sleep(0.02)
         self._stop.set()  # cut back-off waits short
         left: list[Alert] = []

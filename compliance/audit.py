@@ -290,7 +290,9 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         rep.alerts = proc.alerts
         rep.states_seen = proc.frames
         rep.last_frame = last_frame
-        rep.footage_s = proc.last.state.t if proc.last else 0.0
+        last_t = proc.last.state.t if proc.last else 0.0
+        video_s = _video_seconds(job.video) if job.video else None
+        rep.footage_s = max(last_t, video_s or 0.0)  # states change only now and then; the video runs on
     except (StreamError, LayoutError) as e:
         rep.error = str(e)
     except Exception as e:  # the batch goes on; the clip is marked failed with file and frame
@@ -337,15 +339,22 @@ def _duration(job: ClipJob) -> float | None:
                 tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
             return float(json.loads(tail)["t"])
         if job.video:
-            import cv2
-
-            cap = cv2.VideoCapture(job.video)
-            n, fps = cap.get(cv2.CAP_PROP_FRAME_COUNT), cap.get(cv2.CAP_PROP_FPS)
-            cap.release()
-            return float(n / fps) if n > 0 and fps > 0 else None
+            return _video_seconds(job.video)
     except (OSError, ValueError, KeyError, IndexError):
         return None
     return None
+
+
+def _video_seconds(path: str) -> float | None:
+    """Length of a video file from its frame count and rate (None when unknown)."""
+    import cv2
+
+    cap = cv2.VideoCapture(path)
+    try:
+        n, fps = cap.get(cv2.CAP_PROP_FRAME_COUNT), cap.get(cv2.CAP_PROP_FPS)
+    finally:
+        cap.release()
+    return float(n / fps) if n > 0 and fps > 0 else None
 
 
 def run_audit(

@@ -326,6 +326,7 @@ class LiveSummary(BaseModel):
     webhook_delivered: int = 0
     webhook_failed: int = 0
     max_latency_s: float | None = None  # frame arrival -> alert durably written, worst seen
+    states_skipped: int = 0  # states the monitor refused (each named on the console)
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -432,6 +433,7 @@ def run_live(
         on_alert=shown,
     )
     interrupted = False
+    skipped = 0
     old = signal.getsignal(signal.SIGTERM)
 
     def _term(signum: int, frame: FrameType | None) -> None:
@@ -447,7 +449,13 @@ def run_live(
             live.start()
         last_draw = 0.0
         for fr in stream_frames(source, layout, states=states, realtime=realtime):
-            proc.feed(fr)
+            try:
+                proc.feed(fr)
+            except ValueError as e:  # a state the monitor cannot take: named and skipped, the watch goes on
+                skipped += 1
+                console.print(
+                    f"[yellow]skipped the state at frame {fr.state.frame} (t={fr.state.t:.3f}): {e}[/]"
+                )
             now = time.monotonic()
             if live is not None and now - last_draw > 0.1:
                 live.update(_view(proc, recent, source), refresh=True)
@@ -474,4 +482,5 @@ def run_live(
         webhook_delivered=sender.delivered if sender else 0,
         webhook_failed=sender.failed if sender else 0,
         max_latency_s=max(latencies) if latencies else None,
+        states_skipped=skipped,
     )

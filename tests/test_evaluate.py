@@ -1,0 +1,149 @@
+"""evaluate: recall, false alerts and rounds rebuilt against ground truth; exit non-zero on a miss."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_audit_support import fake_factory, make_clip
+from typer.testing import CliRunner
+
+import compliance.audit as audit_mod
+from compliance.cli import app
+from compliance.evaluate import EvalError, evaluate
+from compliance.events import CheckId, ClipTruth, Finding
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def audited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Two clips with truth, audited from their states with the fake engine."""
+    monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
+    src = tmp_path / "footage"
+    make_clip(src, "a", pattern=(False, True), video=True, truth=True)
+    make_clip(src, "b", pattern=(True, False, True), truth=True)
+    out = tmp_path / "audit"
+    res = audit_mod.run_audit([src], out, states=True, progress=False)
+    assert not res.failed
+    return src, out
+
+
+def _edit_truth(path: Path, fn: object) -> None:
+    ct = ClipTruth.model_validate_json(path.read_bytes())
+    fn(ct)  # type: ignore[operator]
+    path.write_text(ct.model_dump_json())
+
+
+def test_perfect_audit_meets_every_target(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src)])
+    assert r.exit_code == 0, r.output
+    assert "recall 100.0% (3/3)" in r.output and "false alerts 0" in r.output
+    assert "rounds rebuilt 5/5" in r.output and "all targets met" in r.output
+
+
+def test_truth_defaults_to_the_files_beside_the_audited_clips(audited: tuple[Path, Path]) -> None:
+    _, out = audited
+    rep = evaluate(out, [])
+    assert rep.passed and rep.findings_true == 3 and rep.rounds_true == 5
+
+
+def test_a_missed_finding_fails_with_exit_1(audited: tuple[Path, Path], tmp_path: Path) -> None:
+    src, out = audited
+
+    def add(ct: ClipTruth) -> None:
+        ct.rounds[0].findings.append(Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=None, t=2.0, frame=20))
+
+    _edit_truth(src / "a.truth.json", add)
+    js = tmp_path / "scores.json"
+    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src), "--json", str(js), "-v"])
+    assert r.exit_code == 1
+    assert "recall 75.0% (3/4)" in r.output and "TARGETS MISSED" in r.output
+    assert "MISSED round 1 HOUSE-WAY" in r.output
+    data = json.loads(js.read_text())
+    assert data["passed"] is False and data["findings_found"] == 3
+
+
+def test_an_alert_on_a_compliant_round_is_a_false_alert(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+
+    def clear(ct: ClipTruth) -> None:
+        ct.rounds[0].findings.clear()  # truth says b's round 1 is compliant; the audit flagged it
+
+    _edit_truth(src / "b.truth.json", clear)
+    rep = evaluate(out, [src])
+    assert not rep.passed and rep.false_alerts == 1 and rep.recall == 1.0
+    (b,) = [c for c in rep.clips if c.clip == "b.mp4"]
+    assert b.false_alerts_on_compliant_rounds == 1
+
+
+def test_wrong_seat_counts_as_both_a_miss_and_a_false_alert(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+
+    def reseat(ct: ClipTruth) -> None:
+        ct.rounds[1].findings[0].seat = 2
+
+    _edit_truth(src / "a.truth.json", reseat)
+    rep = evaluate(out, [src])
+    assert rep.findings_found == 2 and rep.false_alerts == 1
+
+
+def test_a_hand_rebuilt_wrong_means_the_round_is_not_rebuilt(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+
+    def swap(ct: ClipTruth) -> None:
+        h = ct.rounds[1].hands[0]
+        h.high, h.low = [*h.high[:4], h.low[0]], [h.high[4], h.low[1]]
+
+    _edit_truth(src / "a.truth.json", swap)
+    rep = evaluate(out, [src])
+    assert rep.rounds_rebuilt == 4 and not rep.passed
+    (a,) = [c for c in rep.clips if c.clip == "a.mp4"]
+    assert any("round 2 seat1 high" in p for p in a.round_problems)
+
+
+def test_a_round_the_audit_never_saw_is_not_rebuilt(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+
+    def extra(ct: ClipTruth) -> None:
+        r = ct.rounds[-1].model_copy(deep=True)
+        r.round, r.t_start, r.t_end, r.findings = 9, 100.0, 105.0, []
+        ct.rounds.append(r)
+
+    _edit_truth(src / "a.truth.json", extra)
+    rep = evaluate(out, [src])
+    assert rep.rounds_true == 6 and rep.rounds_rebuilt == 5 and not rep.passed
+
+
+def test_rounds_are_matched_by_time_overlap_not_number(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+
+    def renumber(ct: ClipTruth) -> None:
+        for r in ct.rounds:
+            r.round += 40
+            for f in r.findings:
+                f.round += 40
+
+    _edit_truth(src / "b.truth.json", renumber)
+    assert evaluate(out, [src]).passed
+
+
+def test_a_failed_clip_misses_all_its_truth(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    p = out / "clips" / "b" / "result.json"
+    data = json.loads(p.read_text())
+    data.update(status="failed", error="boom", alerts=[], rounds=[])
+    p.write_text(json.dumps(data))
+    rep = evaluate(out, [src])
+    assert rep.findings_found == 1 and rep.rounds_rebuilt == 2 and not rep.passed
+
+
+def test_bad_inputs_are_clear_errors(tmp_path: Path, audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    r = runner.invoke(app, ["evaluate", "--audit", str(tmp_path / "nope"), "--truth", str(src)])
+    assert r.exit_code == 2 and "not an audit output folder" in r.output
+    (src / "a.truth.json").write_text('{"clip": "a.mp4"}')
+    with pytest.raises(EvalError, match=r"a.truth.json: invalid truth file"):
+        evaluate(out, [src])

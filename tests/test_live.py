@@ -1,0 +1,235 @@
+"""The live job: states in, alerts written durably before shown, console view, clean Ctrl-C."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import numpy as np
+import pytest
+from test_audit_support import (
+    FakeMonitor,
+    clip_states,
+    fake_factory,
+    write_layout,
+    write_states,
+    write_video,
+)
+from typer.testing import CliRunner
+
+import compliance.live as live_mod
+from compliance.alerts import Alert, read_alerts
+from compliance.cli import app
+from compliance.events import CheckId
+from compliance.live import StreamError, StreamFrame, StreamProcessor, read_states, run_live
+from vision.layout import TableLayout
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def fake_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_mod, "default_monitor", fake_factory)
+
+
+def test_live_command_on_ground_truth_states(tmp_path: Path, fake_engine: None) -> None:
+    write_layout(tmp_path / "layout.yaml")
+    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(False, True, True)))
+    alerts = tmp_path / "out" / "alerts.jsonl"
+    r = runner.invoke(
+        app,
+        [
+            "live",
+            "cam1",
+            "--layout",
+            str(tmp_path / "layout.yaml"),
+            "--alerts",
+            str(alerts),
+            "--states",
+            str(tmp_path / "c.states.jsonl"),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    got = read_alerts(alerts)
+    assert [(a.round, a.check_id) for a in got] == [
+        (2, CheckId.DEALER_REVEAL_EARLY),
+        (3, CheckId.DEALER_REVEAL_EARLY),
+    ]
+    assert "ALERT" in r.output and "2 alert(s)" in r.output
+    for a in got:
+        assert a.evidence is not None and (alerts.parent / a.evidence).is_file()
+        assert a.table_id == "T1" and a.timecode.startswith("00:00:")
+        assert a.frame_arrived_at is not None and a.raised_at >= a.frame_arrived_at
+
+
+def test_alert_is_on_disk_before_it_is_shown(tmp_path: Path) -> None:
+    lay = write_layout(tmp_path / "layout.yaml")
+    alerts = tmp_path / "a.jsonl"
+    on_disk_when_shown: list[bool] = []
+
+    def shown(a: Alert) -> None:
+        on_disk_when_shown.append(a.alert_id in {x.alert_id for x in read_alerts(alerts)})
+
+    from compliance.alerts import AlertWriter
+
+    with AlertWriter(alerts) as w:
+        proc = StreamProcessor(
+            lay, FakeMonitor(lay), source_name="s", evidence_dir=tmp_path / "ev", writer=w, on_alert=shown
+        )
+        for st in clip_states(pattern=(True, True)):
+            proc.feed(StreamFrame(st))
+    assert on_disk_when_shown == [True, True]
+
+
+def test_evidence_uses_the_video_frame_when_states_come_with_a_video(tmp_path: Path) -> None:
+    import cv2
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    states = clip_states(pattern=(True,))
+    write_video(tmp_path / "c.mp4", states[-1].t + 0.5)
+    proc = StreamProcessor(
+        lay, FakeMonitor(lay), source_name="c.mp4", evidence_dir=tmp_path / "ev", video=tmp_path / "c.mp4"
+    )
+    for st in states:
+        proc.feed(StreamFrame(st))
+    proc.close()
+    (a,) = proc.alerts
+    assert a.evidence is not None
+    pic = cv2.imread(str(tmp_path / "ev" / a.evidence))
+    # the synthetic video is grey (90); a drawn picture would be felt green
+    h = pic.shape[0]
+    body = pic[h - 40 :, :40]
+    assert abs(float(body.mean()) - 90) < 15
+
+
+def test_ctrl_c_keeps_everything_recorded(
+    tmp_path: Path, fake_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lay = write_layout(tmp_path / "layout.yaml")
+    states = clip_states(pattern=(True, False, True))
+    real = live_mod.stream_frames
+
+    def interrupted(*a: object, **k: object) -> Iterator[StreamFrame]:
+        for i, fr in enumerate(real(*a, **k)):  # type: ignore[arg-type]
+            if i == 10:  # after the first round's alert, before the third round's
+                raise KeyboardInterrupt
+            yield fr
+
+    monkeypatch.setattr(live_mod, "stream_frames", interrupted)
+    write_states(tmp_path / "c.states.jsonl", states)
+    alerts = tmp_path / "alerts.jsonl"
+    r = runner.invoke(
+        app,
+        [
+            "live",
+            "x.mp4",
+            "--layout",
+            str(tmp_path / "layout.yaml"),
+            "--alerts",
+            str(alerts),
+            "--states",
+            str(tmp_path / "c.states.jsonl"),
+            "--no-view",
+        ],
+    )
+    assert r.exit_code == 130, r.output
+    assert "stopped" in r.output and "1 alert(s)" in r.output
+    assert [a.round for a in read_alerts(alerts)] == [1]
+    assert lay.table_id == "T1"
+
+
+def test_run_live_view_renders_without_a_terminal(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True,)))
+    con = Console(record=True, width=150, force_terminal=False)
+    s = run_live(
+        "c",
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        states=tmp_path / "c.states.jsonl",
+        console=con,
+        monitor_factory=fake_factory,
+    )
+    text = con.export_text()
+    assert s.alerts == 1 and not s.interrupted
+    assert "DEALER-REVEAL-EARLY" in text and "i-Verify" in text and "seat2" in text
+
+
+def test_bad_states_line_names_file_line_and_frame(tmp_path: Path) -> None:
+    p = tmp_path / "c.states.jsonl"
+    states = clip_states(pattern=(False,))
+    write_states(p, states)
+    lines = p.read_text().splitlines()
+    lines[3] = lines[3].replace('"frame"', '"frmae"')
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(StreamError, match=rf"c.states.jsonl:4 \(after frame {states[2].frame}\)"):
+        list(read_states(p))
+
+
+def test_states_going_back_in_time_are_refused(tmp_path: Path) -> None:
+    p = tmp_path / "c.states.jsonl"
+    s = clip_states(pattern=(False,))
+    write_states(p, [s[0], s[2], s[1]])
+    with pytest.raises(StreamError, match="does not follow frame"):
+        list(read_states(p))
+
+
+def test_live_bad_layout_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("table_id: T1\ngame: nine-card\n")
+    r = runner.invoke(app, ["live", "0", "--layout", str(tmp_path / "bad.yaml"), "--states", "x"])
+    assert r.exit_code == 2
+    assert "bad.yaml" in r.output and "game" in r.output
+
+
+def test_vision_pipeline_frames_feed_the_same_monitor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --states the states come from vision.pipeline.watch (a stand-in module here)."""
+    lay = write_layout(tmp_path / "layout.yaml")
+    calls: list[object] = []
+
+    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+        calls.append(source)
+        for st in clip_states(pattern=(True,)):
+            yield SimpleNamespace(state=st, image=np.full((160, 320, 3), 200, np.uint8))
+
+    mod = ModuleType("vision.pipeline")
+    mod.watch = watch  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.pipeline", mod)
+    s = run_live("3", lay, alerts_path=tmp_path / "a.jsonl", view=False, monitor_factory=fake_factory)
+    assert calls == [3]  # a camera index
+    assert s.alerts == 1
+    (a,) = read_alerts(tmp_path / "a.jsonl")
+    assert a.evidence is not None and (tmp_path / a.evidence).is_file()
+
+
+def test_a_state_the_monitor_refuses_is_named_and_skipped(tmp_path: Path) -> None:
+    lay = write_layout(tmp_path / "layout.yaml")
+    states = clip_states(pattern=(False, True))
+    write_states(tmp_path / "c.states.jsonl", states)
+    bad_frame = states[3].frame
+
+    class Picky(FakeMonitor):
+        def feed(self, st: object) -> object:  # type: ignore[override]
+            if getattr(st, "frame", None) == bad_frame:
+                raise ValueError(f"frame {bad_frame}: unknown seat 9")
+            return super().feed(st)  # type: ignore[arg-type]
+
+    from rich.console import Console
+
+    con = Console(record=True, width=200)
+    s = run_live(
+        "c",
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        states=tmp_path / "c.states.jsonl",
+        view=False,
+        console=con,
+        monitor_factory=Picky,
+    )
+    assert s.states_skipped == 1 and s.alerts == 1 and s.frames == len(states)
+    assert f"skipped the state at frame {bad_frame}" in con.export_text()

@@ -1,0 +1,68 @@
+"""Reports: self-contained HTML, the summary rebuilt from the per-clip records, escaping."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_audit_support import fake_factory, make_clip
+
+import compliance.audit as audit_mod
+from compliance.alerts import make_alert
+from compliance.events import CheckId, Finding
+from compliance.reports import ClipReport, clip_html, load_clip_reports, summary_html, write_summary
+
+
+@pytest.fixture
+def out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
+    make_clip(tmp_path / "f", "a", pattern=(True, False), video=True)
+    make_clip(tmp_path / "f", "b", pattern=(True, True))
+    o = tmp_path / "o"
+    audit_mod.run_audit([tmp_path / "f"], o, states=True, progress=False)
+    return o
+
+
+def test_html_is_self_contained_and_its_pictures_exist(out: Path) -> None:
+    for page in [out / "summary.html", *sorted((out / "clips").glob("*/report.html"))]:
+        text = page.read_text()
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), page  # nothing fetched from outside
+        assert "<link" not in text and "<script" not in text
+        for ref in re.findall(r'src="([^"]+)"', text):
+            assert (page.parent / ref).is_file(), (page, ref)
+        for ref in re.findall(r'href="([^"#]+)"', text):
+            assert (page.parent / ref).is_file(), (page, ref)
+
+
+def test_clip_report_has_timeline_hands_and_findings_per_round(out: Path) -> None:
+    text = (out / "clips" / "b" / "report.html").read_text()
+    assert text.count('<h2 id="round') == 2
+    assert text.count("Timeline") == 2 and "dealer_exposed" in text and "round_end" in text
+    assert "As Kd Qc Jh 9s" in text  # seat 1's high hand, rebuilt
+    assert text.count("Findings in this round") == 2
+
+
+def test_summary_is_rebuilt_from_the_clip_records(out: Path) -> None:
+    before = (out / "summary.csv").read_text()
+    (out / "summary.csv").unlink()
+    (out / "findings.csv").write_text("garbage")
+    reports, errors = write_summary(out)
+    assert not errors and [r.clip for r in reports] == ["a", "b"]
+    assert (out / "summary.csv").read_text() == before
+    assert len((out / "findings.csv").read_text().splitlines()) == 1 + 3
+
+
+def test_unreadable_clip_record_is_reported_not_fatal(out: Path) -> None:
+    (out / "clips" / "a" / "result.json").write_text("{")
+    reports, errors = load_clip_reports(out)
+    assert [r.clip for r in reports] == ["b"] and len(errors) == 1 and "clips/a/result.json" in errors[0]
+    assert "Unreadable records" in summary_html(reports, errors)
+
+
+def test_text_from_the_footage_is_escaped() -> None:
+    f = Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=1, t=1.0, frame=10, observed="<script>x</script>")
+    a = make_alert(f, table_id="T<1>", source="s", detected_t=1.0, detected_frame=10)
+    rep = ClipReport(clip="c", status="ok", mode="states", alerts=[a])
+    text = clip_html(rep)
+    assert "<script>x" not in text and "&lt;script&gt;x" in text
