@@ -1,0 +1,53 @@
+"""Chips in a bet circle: an active seat (conventions: the renderer's display spec, "Chips").
+
+A chip stack is saturated or varied colour inside the circle; an empty circle is bare felt. The felt's
+colour statistics (median and spread in Lab) come from the frame itself (``FeltModel.learn``); a bet
+circle holds chips when enough of its inner disc differs from the felt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["FeltModel", "chips_present", "inner_mask"]
+
+
+@dataclass(frozen=True)
+class FeltModel:
+    median_lab: np.ndarray  # (3,)
+    spread: float  # robust spread of felt pixels' Lab distance to the median
+
+    @classmethod
+    def learn(cls, crops: list[np.ndarray]) -> FeltModel:
+        """Felt statistics from crops that are mostly felt (the card and bet regions of a frame)."""
+        px = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3) for c in crops]).astype(np.float32)
+        med = np.median(px, axis=0)
+        d = np.linalg.norm(px - med, axis=1)
+        felt = d <= np.percentile(d, 50)  # the closer half: felt, whatever else lies there
+        med = np.median(px[felt], axis=0)
+        d = np.linalg.norm(px[felt] - med, axis=1)
+        return cls(med, float(np.percentile(d, 90)))
+
+
+def inner_mask(size: tuple[int, int], polygon: np.ndarray, shrink: float = 0.7) -> np.ndarray:
+    """uint8 mask of the polygon shrunk about its centroid (leave out the circle's printed edge)."""
+    w, h = size
+    c = polygon.mean(axis=0)
+    pts = c + (polygon - c) * shrink
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+    return mask
+
+
+def chips_present(crop: np.ndarray, mask: np.ndarray, felt: FeltModel, *, min_fraction: float = 0.2) -> bool:
+    """Whether the masked part of a bet-circle crop holds chips (differs from the felt)."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = np.linalg.norm(lab - felt.median_lab, axis=2)
+    sel = mask > 0
+    if not sel.any():
+        return False
+    off = d[sel] > max(20.0, 2.5 * felt.spread)
+    return bool(off.mean() >= min_fraction)

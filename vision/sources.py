@@ -1,0 +1,194 @@
+"""Video sources: a file, a folder of files, a stream URL or a camera, each yielding timestamped frames.
+
+Timestamps come from the source: a file's frame position (frame number / fps), never the wall clock.
+Live sources (streams, cameras) have no position, so there ``t`` is seconds since the source opened
+(a monotonic clock, injectable for tests). A live source that drops reconnects with back-off and logs
+each attempt; an unreadable file is a ``SourceError`` naming the file and the frame.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "VIDEO_SUFFIXES",
+    "Frame",
+    "SourceError",
+    "iter_frames",
+    "read_first_frame",
+]
+
+_log = logging.getLogger("vision.sources")
+
+VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".m4v", ".webm", ".ts")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+class SourceError(RuntimeError):
+    """A source cannot be opened or read; the message names the file/URL (and the frame)."""
+
+
+class Frame(NamedTuple):
+    index: int  # frame number within its clip (0-based)
+    t: float  # seconds from the start of the clip (file) or since the stream opened (live)
+    image: np.ndarray | None  # BGR; None for a frame that was skipped (grabbed, not decoded)
+    clip: str  # the file or URL the frame comes from
+    live: bool = False
+
+
+def _is_url(s: str) -> bool:
+    return "://" in s
+
+
+def iter_frames(
+    source: str | Path | int,
+    *,
+    analyse_fps: float | None = None,
+    skipped: bool = False,
+    reconnect_tries: int = 8,
+    backoff_s: float = 0.5,
+    max_backoff_s: float = 10.0,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    opener: Callable[[Any], Any] | None = None,
+) -> Iterator[Frame]:
+    """Frames of ``source``: a video file, an image file, a folder (files in name order, each with its
+    own timestamps), a stream URL (``rtsp://``, ``http://``) or a camera index.
+
+    ``analyse_fps`` decodes a file's frames at about that rate (every n-th frame; the others are
+    grabbed without being retrieved, and yielded with ``image=None`` only when ``skipped`` is true).
+    Live sources yield every frame (the pipeline skips by time). ``opener`` replaces
+    ``cv2.VideoCapture`` (tests).
+    """
+    open_cap = opener or cv2.VideoCapture
+    if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
+        yield from _live(int(source), f"camera {int(source)}", open_cap, reconnect_tries, backoff_s,
+                         max_backoff_s, clock, sleep)
+        return
+    if isinstance(source, str) and _is_url(source):
+        yield from _live(source, source, open_cap, reconnect_tries, backoff_s, max_backoff_s, clock, sleep)
+        return
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES + IMAGE_SUFFIXES)
+        if not files:
+            raise SourceError(f"{path}: folder holds no video or image files ({', '.join(VIDEO_SUFFIXES)})")
+        for f in files:
+            yield from _file(f, analyse_fps, skipped, open_cap)
+        return
+    if not path.exists():
+        raise SourceError(f"{path}: no such file, folder, stream URL or camera index")
+    yield from _file(path, analyse_fps, skipped, open_cap)
+
+
+def _file(path: Path, analyse_fps: float | None, skipped: bool, open_cap: Callable[[Any], Any]) -> Iterator[Frame]:
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise SourceError(f"{path}: cannot read image file")
+        yield Frame(0, 0.0, img, str(path))
+        return
+    cap = open_cap(str(path))
+    if not cap.isOpened():
+        raise SourceError(f"{path}: cannot open video file (not a video, or a codec OpenCV lacks)")
+    try:
+        fps = float(cap.get(cv2.CAP_PROP_FPS)) or 0.0
+        if not 1.0 <= fps <= 1000.0:
+            fps = 25.0
+            _log.warning("%s: no frame rate in the file; assuming %.0f fps", path, fps)
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        step = max(1, round(fps / analyse_fps)) if analyse_fps else 1
+        i = 0
+        next_decode = 0
+        while True:
+            t = i / fps
+            if i >= next_decode:
+                ok, img = cap.read()
+                if not ok or img is None:
+                    break
+                yield Frame(i, t, img, str(path))
+                next_decode = i + step
+            else:
+                if not cap.grab():
+                    break
+                if skipped:
+                    yield Frame(i, t, None, str(path))
+            i += 1
+        if i == 0:
+            raise SourceError(f"{path}: frame 0: cannot decode any frame")
+        if count > 0 and i < count - 2:
+            raise SourceError(f"{path}: frame {i}: cannot decode (the file claims {count} frames; truncated?)")
+    finally:
+        cap.release()
+
+
+@dataclass
+class _Backoff:
+    first: float
+    most: float
+    now: float = 0.0
+
+    def next(self) -> float:
+        self.now = self.first if self.now == 0.0 else min(self.most, self.now * 2)
+        return self.now
+
+
+def _live(
+    target: str | int,
+    name: str,
+    open_cap: Callable[[Any], Any],
+    tries: int,
+    backoff_s: float,
+    max_backoff_s: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> Iterator[Frame]:
+    cap = open_cap(target)
+    if not cap.isOpened():
+        raise SourceError(f"{name}: cannot open stream or camera")
+    t0 = clock()
+    i = 0
+    failures = 0
+    wait = _Backoff(backoff_s, max_backoff_s)
+    try:
+        while True:
+            ok, img = cap.read()
+            if ok and img is not None:
+                if failures:
+                    _log.warning("%s: stream back after %d reconnect attempt(s)", name, failures)
+                failures = 0
+                wait.now = 0.0
+                yield Frame(i, clock() - t0, img, name, True)
+                i += 1
+                continue
+            # dropped: reconnect with back-off
+            failures += 1
+            if failures > tries:
+                raise SourceError(f"{name}: stream lost after frame {i - 1}; gave up after {tries} reconnect attempts")
+            delay = wait.next()
+            _log.warning("%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %d)",
+                         name, i - 1, delay, failures, tries)
+            cap.release()
+            sleep(delay)
+            cap = open_cap(target)
+            if not cap.isOpened():
+                _log.warning("%s: reconnect attempt %d failed to open", name, failures)
+    finally:
+        cap.release()
+
+
+def read_first_frame(source: str | Path) -> np.ndarray:
+    """The first frame of an image or video file (for calibration)."""
+    for f in iter_frames(source):
+        if f.image is not None:
+            return f.image
+    raise SourceError(f"{source}: no frame")

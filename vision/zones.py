@@ -1,0 +1,194 @@
+"""Zones of the layout on the image: rectified crops, and mapping crop boxes back to image and table.
+
+A *zone* is one named area whose content the table state reports (``seat3.high``, ``dealer.hand``,
+``iverify``, ``lcd``, ``seat3.bet``). A *region* is what the camera pipeline looks at as one crop: a
+seat's card areas together (dealt, high, low), the dealer's card areas, the i-Verify display, the LCD,
+one bet circle. Each region is rectified to an upright crop through the layout's homography (table
+millimetres -> image pixels), so a card looks the same wherever it lies on the felt; boxes found in the
+crop map back to image pixels and to table millimetres, and each card goes to the zone that holds its
+centre.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from vision.layout import Point, TableLayout
+
+__all__ = ["Region", "RegionKind", "Zone", "build_regions", "local_scale"]
+
+RegionKind = Literal["cards", "iverify", "lcd", "bet"]
+
+
+def _poly(points: list[Point]) -> np.ndarray:
+    return np.array([[p.x, p.y] for p in points], dtype=np.float64)
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    q = np.concatenate([pts, np.ones((len(pts), 1))], axis=1) @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def local_scale(h: np.ndarray, table_xy: tuple[float, float]) -> float:
+    """Image pixels per table millimetre near a table point (the larger of the two axes)."""
+    x, y = table_xy
+    p = _apply(h, np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
+    return float(max(np.hypot(*(p[1] - p[0])), np.hypot(*(p[2] - p[0]))))
+
+
+@dataclass(frozen=True)
+class Zone:
+    """One named area: its polygon in table millimetres and in image pixels."""
+
+    name: str
+    table_poly: np.ndarray
+    image_poly: np.ndarray
+    priority: int = 0  # where zones overlap, a card goes to the zone of highest priority
+
+    def contains(self, table_xy: np.ndarray) -> np.ndarray:
+        """Boolean mask: which table points (N, 2) lie inside this zone."""
+        poly = self.table_poly.astype(np.float32)
+        return np.array(
+            [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in table_xy], dtype=bool
+        )
+
+    def distance(self, table_xy: np.ndarray) -> np.ndarray:
+        """Distance in mm from each table point to the zone (0 inside)."""
+        poly = self.table_poly.astype(np.float32)
+        return np.array(
+            [max(0.0, -cv2.pointPolygonTest(poly, (float(x), float(y)), True)) for x, y in table_xy]
+        )
+
+
+@dataclass
+class Region:
+    """A rectified crop of one or more zones, and the maps between crop, image and table."""
+
+    name: str
+    kind: RegionKind
+    zones: tuple[Zone, ...]
+    origin_mm: tuple[float, float]  # table point at crop pixel (0, 0)
+    px_per_mm: float
+    size: tuple[int, int]  # crop (width, height) in pixels
+    to_crop: np.ndarray  # 3x3: image pixels -> crop pixels
+    from_crop: np.ndarray = field(init=False)
+    table_to_image: np.ndarray = field(repr=False, default_factory=lambda: np.eye(3))
+
+    def __post_init__(self) -> None:
+        self.from_crop = np.linalg.inv(self.to_crop)
+
+    # --- crops ---------------------------------------------------------------------------
+    def rectify(self, frame: np.ndarray, scale: float = 1.0, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+        """The region's upright crop; ``scale`` < 1 gives a smaller one (for cheap change tests)."""
+        w, h = self.size
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        m = np.diag([size[0] / w, size[1] / h, 1.0]) @ self.to_crop
+        return cv2.warpPerspective(frame, m, size, flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+
+    def zone_mask(self, scale: float = 1.0) -> np.ndarray:
+        """uint8 mask (255 inside any of the region's zones) of a crop at ``scale``."""
+        w, h = self.size
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        for z in self.zones:
+            pts = (z.table_poly - np.array(self.origin_mm)) * self.px_per_mm
+            pts = pts * np.array([size[0] / w, size[1] / h])
+            cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+        return mask
+
+    # --- coordinates ---------------------------------------------------------------------
+    def crop_to_image(self, pts: np.ndarray) -> np.ndarray:
+        return _apply(self.from_crop, pts)
+
+    def crop_to_table(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(pts, dtype=np.float64).reshape(-1, 2) / self.px_per_mm + np.array(self.origin_mm)
+
+    def image_to_crop(self, pts: np.ndarray) -> np.ndarray:
+        return _apply(self.to_crop, pts)
+
+    def box_to_image(self, xyxy: np.ndarray) -> np.ndarray:
+        """A crop box (x1, y1, x2, y2) as its 4 corners in image pixels (TL, TR, BR, BL)."""
+        x1, y1, x2, y2 = (float(v) for v in xyxy)
+        return self.crop_to_image(np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
+
+    def assign(self, crop_xy: np.ndarray, margin_mm: float = 15.0) -> list[str | None]:
+        """The zone name of each crop point (card centres): the zone of highest priority holding it, else
+        the nearest zone within ``margin_mm``, else None (the card lies outside the region's zones)."""
+        table = self.crop_to_table(crop_xy)
+        if not len(table):
+            return []
+        inside = np.stack([z.contains(table) for z in self.zones], axis=1)
+        dist = np.stack([z.distance(table) for z in self.zones], axis=1)
+        prio = np.array([z.priority for z in self.zones])
+        out: list[str | None] = []
+        for i in range(len(table)):
+            if inside[i].any():
+                cand = np.flatnonzero(inside[i])
+                out.append(self.zones[int(cand[np.argmax(prio[cand])])].name)
+            elif dist[i].min() <= margin_mm:
+                out.append(self.zones[int(np.argmin(dist[i]))].name)
+            else:
+                out.append(None)
+        return out
+
+
+def _hull(*polys: np.ndarray) -> np.ndarray:
+    pts = np.concatenate(polys).astype(np.float32)
+    return np.asarray(cv2.convexHull(pts).reshape(-1, 2), dtype=np.float64)
+
+
+def _region(
+    name: str,
+    kind: RegionKind,
+    zones: list[tuple[str, np.ndarray, int]],
+    h: np.ndarray,
+    margin_mm: float,
+    px_per_mm: float | None,
+    max_side: int,
+) -> Region:
+    allp = np.concatenate([p for _, p, _ in zones])
+    x0, y0 = allp.min(0) - margin_mm
+    x1, y1 = allp.max(0) + margin_mm
+    scale = px_per_mm if px_per_mm else local_scale(h, ((x0 + x1) / 2, (y0 + y1) / 2))
+    scale = min(scale, max_side / max(x1 - x0, y1 - y0))
+    size = (max(8, round((x1 - x0) * scale)), max(8, round((y1 - y0) * scale)))
+    # crop = S * T * H^-1 (image -> table -> crop)
+    t_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1.0]])
+    to_crop = t_crop @ np.linalg.inv(h)
+    zs = tuple(Zone(n, p, _apply(h, p), pr) for n, p, pr in zones)
+    return Region(name, kind, zs, (float(x0), float(y0)), float(scale), size, to_crop, table_to_image=h)
+
+
+def build_regions(
+    layout: TableLayout,
+    *,
+    margin_mm: float = 12.0,
+    px_per_mm: float | None = None,
+    max_side: int = 1024,
+) -> list[Region]:
+    """Every region of a layout, in a fixed order: seats (by number), dealer, i-Verify, LCD, bet circles.
+
+    ``px_per_mm`` None keeps each crop near the camera's own resolution there (no detail lost, none
+    invented); ``max_side`` bounds a crop's longest side in pixels.
+    """
+    h = layout.homography()
+    out: list[Region] = []
+    for s in sorted(layout.seats, key=lambda s: s.seat):
+        high, low = _poly(s.high), _poly(s.low)
+        deal = _poly(s.deal) if s.deal is not None else _hull(high, low)
+        zones = [(f"seat{s.seat}.dealt", deal, 0), (f"seat{s.seat}.high", high, 1), (f"seat{s.seat}.low", low, 1)]
+        out.append(_region(f"seat{s.seat}", "cards", zones, h, margin_mm, px_per_mm, max_side))
+    d = layout.dealer
+    dz = [("dealer.hand", _poly(d.hand), 0), ("dealer.high", _poly(d.high), 1), ("dealer.low", _poly(d.low), 1)]
+    out.append(_region("dealer", "cards", dz, h, margin_mm, px_per_mm, max_side))
+    out.append(_region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], h, 0.0, px_per_mm, max_side))
+    out.append(_region("lcd", "lcd", [("lcd", _poly(layout.lcd), 0)], h, 0.0, px_per_mm, max_side))
+    for s in sorted(layout.seats, key=lambda s: s.seat):
+        out.append(_region(f"seat{s.seat}.bet", "bet", [(f"seat{s.seat}.bet", _poly(s.bet), 0)], h, 0.0,
+                           px_per_mm, max_side))
+    return out
