@@ -17,6 +17,8 @@ and counts each (special, five) pair once; paytables are applied to the counts a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit, prange
 
@@ -144,28 +146,29 @@ def _classify(hand: np.ndarray, n: int, pop: np.ndarray, w5: np.ndarray, w7: np.
 
 
 @njit(cache=True, parallel=True)
-def _count(deck: np.ndarray, k: int, pop: np.ndarray, w5: np.ndarray, w7: np.ndarray) -> np.ndarray:
+def _count_pairs(
+    deck: np.ndarray, k: int, pairs: np.ndarray, pop: np.ndarray, w5: np.ndarray, w7: np.ndarray
+) -> np.ndarray:
+    """Counts over every hand whose two lowest cards are one of ``pairs`` (deck indices)."""
     n = deck.shape[0]
-    out = np.zeros((n, N_SPECIAL, N_FIVE), dtype=np.int64)
-    for first in prange(n - k + 1):
+    out = np.zeros((pairs.shape[0], N_SPECIAL, N_FIVE), dtype=np.int64)
+    m = k - 2
+    for p in prange(pairs.shape[0]):
         hand = np.empty(k, dtype=np.int64)
-        hand[0] = deck[first]
-        m = k - 1
+        hand[0] = deck[pairs[p, 0]]
+        hand[1] = deck[pairs[p, 1]]
+        base = pairs[p, 1] + 1
+        if base + m > n:
+            continue
         idx = np.empty(m, dtype=np.int64)
         for t in range(m):
-            idx[t] = first + 1 + t
-        if m == 0:
-            f, s = _classify(hand, k, pop, w5, w7)
-            out[first, s, f] += 1
-            continue
-        if idx[m - 1] >= n:
-            continue
+            idx[t] = base + t
         while True:
             for t in range(m):
-                hand[t + 1] = deck[idx[t]]
+                hand[t + 2] = deck[idx[t]]
             f, s = _classify(hand, k, pop, w5, w7)
-            out[first, s, f] += 1
-            # next combination of m indices from first+1 .. n-1
+            out[p, s, f] += 1
+            # next combination of m indices from base .. n-1
             t = m - 1
             while t >= 0 and idx[t] == n - m + t:
                 t -= 1
@@ -174,7 +177,8 @@ def _count(deck: np.ndarray, k: int, pop: np.ndarray, w5: np.ndarray, w7: np.nda
             idx[t] += 1
             for u in range(t + 1, m):
                 idx[u] = idx[u - 1] + 1
-    return out.sum(axis=0)
+    total: np.ndarray = out.sum(axis=0)
+    return total
 
 
 def classify(codes: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -184,7 +188,33 @@ def classify(codes: list[int] | tuple[int, ...]) -> tuple[int, int]:
     return int(f), int(s)
 
 
-def count_hands(deck: np.ndarray, k: int) -> np.ndarray:
-    """Counts[special, five] over every ``k``-card hand of ``deck`` (sorted card codes)."""
-    out: np.ndarray = np.asarray(_count(np.asarray(deck, dtype=np.int64), k, _POP, _W5, _W7))
+def count_hands(
+    deck: np.ndarray, k: int, progress: Callable[[int], None] | None = None, chunks: int = 48
+) -> np.ndarray:
+    """Counts[special, five] over every ``k``-card hand of ``deck`` (sorted card codes, k >= 3).
+
+    The work is cut into ``chunks`` of about equal numbers of hands (by their two lowest cards);
+    ``progress(hands_done)`` is called after each.
+    """
+    from math import comb
+
+    codes = np.asarray(deck, dtype=np.int64)
+    n = codes.shape[0]
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if n - b - 1 >= k - 2]
+    weights = [comb(n - b - 1, k - 2) for _, b in pairs]
+    total = sum(weights)
+    out = np.zeros((N_SPECIAL, N_FIVE), dtype=np.int64)
+    target = max(1, total // max(1, chunks))
+    i = 0
+    while i < len(pairs):
+        j = i
+        acc = 0
+        while j < len(pairs) and (acc < target or j == i):
+            acc += weights[j]
+            j += 1
+        block = np.asarray(pairs[i:j], dtype=np.int64).reshape(-1, 2)
+        out += _count_pairs(codes, k, block, _POP, _W5, _W7)
+        if progress is not None:
+            progress(acc)
+        i = j
     return out

@@ -12,6 +12,7 @@ Both are pure functions returning pydantic models; numba is imported only when c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from itertools import combinations
@@ -24,11 +25,14 @@ __all__ = [
     "FigureCheck",
     "HandCounts",
     "LineMath",
+    "MathReport",
     "PaytableMath",
+    "SkippedPaytable",
     "count_bonus_hands",
     "hand_size",
     "paid_hand",
     "paytable_math",
+    "run_math",
 ]
 
 _SPECIALS: tuple[BonusHand | None, ...] = (
@@ -76,12 +80,16 @@ def _key(hands: tuple[BonusHand, ...] | set[BonusHand]) -> str:
 
 
 def count_bonus_hands(
-    game: Game | None = None, *, deck: list[int] | None = None, k: int | None = None
+    game: Game | None = None,
+    *,
+    deck: list[int] | None = None,
+    k: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> HandCounts:
     """Enumerate every hand and count its bonus hands (numba kernel, parallel over the first card).
 
     ``game`` picks the hand size (7 or 6) and the full 53-card deck; tests pass a smaller
-    ``deck`` (card codes) and ``k``.
+    ``deck`` (card codes) and ``k``. ``progress(hands_done)`` is called as the work advances.
     """
     import time
 
@@ -96,7 +104,7 @@ def count_bonus_hands(
     if any(not 0 <= c <= 52 for c in codes):
         raise ValueError(f"deck: card codes must be in 0..52, but got {codes}")
     start = time.perf_counter()
-    table = _enum_kernel.count_hands(np.asarray(codes, dtype=np.int64), size)
+    table = _enum_kernel.count_hands(np.asarray(codes, dtype=np.int64), size, progress)
     seconds = time.perf_counter() - start
     cells: dict[str, int] = {}
     for s in range(table.shape[0]):
@@ -309,3 +317,66 @@ def _brute_force_counts(deck: list[int], k: int) -> dict[str, int]:  # pragma: n
         key = _key(bonus_hands([Card.from_code(c) for c in combo]))
         cells[key] = cells.get(key, 0) + 1
     return cells
+
+
+class SkippedPaytable(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    paytable: str
+    reason: str
+
+
+class MathReport(BaseModel):
+    """What ``paigow-monitor math`` prints: the counts per game and each paytable's math."""
+
+    model_config = ConfigDict(frozen=True)
+
+    counts: dict[str, HandCounts]
+    paytables: list[PaytableMath]
+    skipped: list[SkippedPaytable]
+
+
+def run_math(
+    games: list[Game],
+    names: list[str] | None = None,
+    *,
+    meters: dict[str, Fraction] | None = None,
+    progress: Callable[[Game, int, int], None] | None = None,
+) -> MathReport:
+    """Enumerate the hands of each game once and apply every chosen paytable to the counts.
+
+    ``names`` picks paytables (default: every shipped paytable of ``games``); their games are
+    added to ``games``. ``progress(game, hands_done, hands_total)`` reports the enumeration.
+    """
+    from math import comb
+
+    from rules.paytables import load_paytable, paytable_names
+
+    chosen = [load_paytable(n) for n in names] if names else []
+    if not names:
+        chosen = [load_paytable(n) for g in games for n in paytable_names(game=g)]
+    enumerable = (BetKind.FORTUNE, BetKind.INSURANCE, BetKind.PROGRESSIVE)
+    want = list(dict.fromkeys([*games, *(t.game for t in chosen if t.bet in enumerable)]))
+    counts: dict[str, HandCounts] = {}
+    for g in want:
+        k = hand_size(g)
+        total = comb(53, k)
+        done = 0
+
+        def tick(n: int, g: Game = g, total: int = total) -> None:
+            nonlocal done
+            done += n
+            if progress is not None:
+                progress(g, done, total)
+
+        counts[g.value] = count_bonus_hands(g, progress=tick)
+    results = []
+    skipped = []
+    for t in chosen:
+        try:
+            if t.game.value not in counts:
+                paytable_math(t, HandCounts(hand_size=0, deck=(), total=0, cells={}))  # raises why
+            results.append(paytable_math(t, counts[t.game.value], meters=meters))
+        except ValueError as exc:
+            skipped.append(SkippedPaytable(paytable=t.name, reason=str(exc)))
+    return MathReport(counts=counts, paytables=results, skipped=skipped)

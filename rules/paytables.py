@@ -184,7 +184,7 @@ class PaytableRow(BaseModel):
 
 def _as_printed(value: Any) -> Any:
     if isinstance(value, float):
-        raise ValueError(f"write the figure as printed, quoted (e.g. '{value:.2f}'), so its decimals are kept")
+        raise ValueError(f"write the figure as printed, quoted (e.g. '{value:.2f}'), to keep its decimals")
     return value
 
 
