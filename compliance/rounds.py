@@ -245,7 +245,7 @@ class RoundState:
 # The tracker
 # ----------------------------------------------------------------------------------------------
 
-_SEAT_ZONES = ("chips", "dealt", "high", "low")
+_SEAT_ZONES = ("dealt", "high", "low")
 _DEALER_ZONES = ("hand", "high", "low")
 _OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt"}
 
@@ -277,11 +277,12 @@ class RoundTracker:
         self.config = config
         self._sink = sink
         self._zones: dict[str, _Zone] = {}
+        # A position's cards (its three areas together) are one zone: a card moving between two
+        # areas in one frame, or seen in both for a frame, is one change, never an 8-card moment.
         for n in layout.seat_numbers:
-            for z in _SEAT_ZONES:
-                self._zones[f"seat{n}.{z}"] = _Zone(f"seat{n}.{z}")
-        for z in _DEALER_ZONES:
-            self._zones[f"dealer.{z}"] = _Zone(f"dealer.{z}")
+            self._zones[f"seat{n}.chips"] = _Zone(f"seat{n}.chips")
+            self._zones[f"seat{n}.cards"] = _Zone(f"seat{n}.cards")
+        self._zones["dealer.cards"] = _Zone("dealer.cards")
         self._zones["iverify"] = _Zone("iverify")
         self._zones["lcd"] = _Zone("lcd")
         self._view: dict[str, object] = {}
@@ -305,16 +306,17 @@ class RoundTracker:
         for n in self.layout.seat_numbers:
             s = present.get(n)
             pos = f"seat{n}"
-            for z in _SEAT_ZONES:
-                if s is None or pos in hidden or f"{pos}.{z}" in hidden:
-                    continue
-                value: object = s.chips if z == "chips" else tuple(getattr(s, z))
-                changes += self._zones[f"{pos}.{z}"].observe(value, state.t, state.frame, debounce)
-        for z in _DEALER_ZONES:
-            if "dealer" in hidden or f"dealer.{z}" in hidden:
+            if s is None or pos in hidden:
                 continue
-            value = tuple(getattr(state.dealer, z))
-            changes += self._zones[f"dealer.{z}"].observe(value, state.t, state.frame, debounce)
+            if f"{pos}.chips" not in hidden:
+                changes += self._zones[f"{pos}.chips"].observe(s.chips, state.t, state.frame, debounce)
+            cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden)
+            if cards is not None:
+                changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
+        if "dealer" not in hidden:
+            cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden)
+            if cards is not None:
+                changes += self._zones["dealer.cards"].observe(cards, state.t, state.frame, debounce)
         iv = state.iverify
         if iv.visible and "iverify" not in hidden:
             shown = (iv.mode, iv.seat if iv.mode == "seat" else None, tuple(iv.high), tuple(iv.low))
@@ -329,6 +331,21 @@ class RoundTracker:
         events = self._apply(changes, state)
         self._mark_hidden(state, hidden)
         return events
+
+    def _observed_cards(
+        self, pos: str, src: object, zones: tuple[str, str, str], hidden: set[str]
+    ) -> tuple[Tokens, Tokens, Tokens] | None:
+        """A position's three areas as seen; a hidden area keeps its accepted content (None: all hidden)."""
+        accepted = self._cards(pos)
+        parts: list[Tokens] = []
+        seen = False
+        for i, z in enumerate(zones):
+            if f"{pos}.{z}" in hidden:
+                parts.append(accepted[i])
+            else:
+                parts.append(tuple(getattr(src, z)))
+                seen = True
+        return (parts[0], parts[1], parts[2]) if seen else None
 
     def finish(self) -> list[Event]:
         """End of footage: accept what lasted long enough; the open round closes without ROUND_END."""
@@ -394,17 +411,13 @@ class RoundTracker:
         return out
 
     def _cards(self, pos: str) -> tuple[Tokens, Tokens, Tokens]:
-        zones = _DEALER_ZONES if pos == "dealer" else ("dealt", "high", "low")
-        got = [self._view.get(f"{pos}.{z}") for z in zones]
-        a, b, c = (cast(Tokens, g) if isinstance(g, tuple) else () for g in got)
-        return a, b, c
+        got = self._view.get(f"{pos}.cards")
+        if got is None:
+            return (), (), ()
+        return cast(tuple[Tokens, Tokens, Tokens], got)
 
     def _any_cards(self) -> bool:
-        return any(
-            isinstance(v, tuple) and len(v) > 0
-            for k, v in self._view.items()
-            if k != "iverify" and not k.endswith(".chips")
-        )
+        return any(any(self._cards(k[:-6])) for k in self._view if k.endswith(".cards"))
 
     def _new_round(self, ch: _Accepted, state: TableState) -> RoundState:
         rnd = RoundState(

@@ -7,15 +7,16 @@ against the accepted (debounced) content of every position's zones in the open r
 * a duplicate: the same face (the Joker included: one per deck) at two positions, or twice at one;
 * a foreign card: a token that is neither a card of the 53-card deck nor ``BACK``.
 
-The i-Verify display's cards are copies shown on a screen and are not counted. Each card is
-reported once per round, with the latest state's time and frame as evidence. The engine marks the
+The i-Verify display's cards are copies shown on a screen and are not counted. Checked at every
+event (first of all checks) and after every state. Each card is reported once per round, with the
+time and frame of the event or state at which it was first found. The engine marks the
 round void at the first finding; every later finding of the round says so.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check
-from compliance.events import CheckId, Finding
+from compliance.events import CheckId, Event, Finding
 from compliance.rounds import RoundState
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
@@ -26,9 +27,16 @@ __all__ = ["ForeignCard"]
 class ForeignCard(Check):
     check_id = CheckId.FOREIGN_CARD
 
+    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
+        # Run at every event too, before the other checks, so a round is void for them at once.
+        return self._scan(rnd, event.t, event.frame)
+
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
         if rnd is None:
             return []
+        return self._scan(rnd, state.t, state.frame)
+
+    def _scan(self, rnd: RoundState, t: float, frame: int) -> list[Finding]:
         out = []
         where: dict[str, list[str]] = {}
         for p in rnd.positions.values():
@@ -43,8 +51,8 @@ class ForeignCard(Check):
                             self.finding(
                                 rnd,
                                 seat=p.seat,
-                                t=state.t,
-                                frame=state.frame,
+                                t=t,
+                                frame=frame,
                                 expected="cards of one 53-card deck",
                                 observed=f"foreign card {tok!r} at {p.name}",
                             )
@@ -58,8 +66,8 @@ class ForeignCard(Check):
                     self.finding(
                         rnd,
                         seat=next((s for s in seats if s is not None), None),
-                        t=state.t,
-                        frame=state.frame,
+                        t=t,
+                        frame=frame,
                         expected=f"one {card} in the deck",
                         observed=f"{card} seen {len(names)} times: at {', '.join(names)}",
                     )

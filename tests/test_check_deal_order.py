@@ -1,0 +1,65 @@
+"""DEAL-ORDER (seed 000 rules 3-4): from the LCD position, counter-clockwise, a hand to every spot."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
+from tablescript import Run, Table
+
+CHECK = "DEAL-ORDER"
+
+
+def _finish(t: Table) -> Table:
+    return t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+
+
+def test_seed000_rule3_dealing_from_the_lcd_position_counter_clockwise_is_compliant() -> None:
+    for lcd in (1, 2, 3, 4):
+        t = _finish(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(lcd).deal_all())
+        run = Run(t)
+        assert run.findings == [], lcd
+        assert run.rounds[0].deal_order == t.layout.deal_order(lcd)
+
+
+def test_seed000_rule3_starting_at_the_wrong_position_is_a_breach() -> None:
+    t = _finish(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all(lcd=1))
+    [f] = Run(t).of(CHECK)
+    assert f.confidence == 1.0 and "LCD 2" in f.expected and f.observed.startswith("dealt seat1")
+
+
+def test_seed000_rule3_clockwise_is_a_breach() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    for pos in ("seat2", "seat1", "dealer", "seat3"):
+        t.deal(pos)
+    [f] = Run(_finish(t)).of(CHECK)
+    assert f.observed == "dealt seat2 seat1"
+
+
+def test_seed000_rule4_an_empty_spot_skipped_is_a_breach() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
+    for pos in ("seat3", "dealer", "seat1"):  # seat 2 (no player) gets no hand
+        t.deal(pos)
+    [f] = Run(_finish(t)).of(CHECK)
+    assert "no hand seen at seat2" in f.observed
+
+
+def test_without_an_lcd_reading_only_the_counter_clockwise_order_is_checked_at_lower_confidence() -> None:
+    ok = _finish(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).deal_all(lcd=3))
+    assert Run(ok).of(CHECK) == []
+    bad = Table(seats=[1, 2, 3]).hold(1).chips(1, 3)
+    for pos in ("seat3", "seat2", "seat1", "dealer"):
+        bad.deal(pos)
+    [f] = Run(_finish(bad)).of(CHECK)
+    assert f.confidence == 0.6 and "LCD not seen" in f.expected
+
+
+def test_hands_that_appear_in_the_same_frame_get_the_benefit_of_the_doubt() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.truth.update(seat2=t._draw(7), seat3=t._draw(7))
+    t.seats[3].dealt = ["BACK"] * 7
+    t.seats[2].dealt = ["BACK"] * 7
+    t.hold()
+    t.deal("dealer").deal("seat1")
+    assert Run(_finish(t)).of(CHECK) == []

@@ -1,0 +1,76 @@
+"""HAND-TOUCHED-AFTER-REVEAL (seed 004): players may not touch their cards once the dealer's are exposed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
+from tablescript import Run, Table
+
+CHECK = "HAND-TOUCHED-AFTER-REVEAL"
+B = "BACK"
+
+
+def _revealed() -> Table:
+    return Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+
+
+def test_seed004_moving_a_card_from_high_to_low_after_the_reveal_is_a_breach() -> None:
+    t = _revealed().place(1, [B] * 4, [B] * 3)
+    touched_at = t.states[-1].frame - 4
+    t.place(1, [B] * 5, [B] * 2).dealer_set().turn(1).turn(3).collect_all().hold(1)
+    run = Run(t)
+    [f] = run.of(CHECK)
+    assert f.seat == 1 and f.frame == touched_at and f.confidence == 1.0
+    assert run.checks() == [CHECK]
+
+
+def test_turning_hands_over_to_settle_is_not_a_touch() -> None:
+    t = _revealed().dealer_set()
+    # The dealer turns seat 1's high hand first, then its low hand.
+    real = t.truth["seat1:set"]
+    cut = real.index("|")
+    t.place(1, real[:cut], [B] * 2).turn(1).turn(3).collect_all().hold(1)
+    assert Run(t).findings == []
+
+
+def test_dealer_lifting_one_area_to_turn_it_is_not_a_touch() -> None:
+    t = _revealed().dealer_set()
+    t.place(1, [B] * 5, [])  # low lifted
+    t.turn(1).turn(3).collect_all().hold(1)
+    assert Run(t).findings == []
+
+
+def test_hand_lifted_and_put_back_face_down_after_the_reveal_is_a_touch_with_lower_confidence() -> None:
+    t = _revealed().place(1, [], [], hold=1.0).place(1, [B] * 5, [B] * 2)
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.confidence == 0.7 and "put back" in f.observed
+
+
+def test_rearranging_before_the_reveal_is_allowed() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
+    t.place(1, [B] * 4, [B] * 3).set(1)  # re-set before the dealer's cards are exposed
+    t.expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    run = Run(t)
+    assert run.of(CHECK) == []
+    assert "hand_changed" in run.kinds("seat1")
+
+
+def test_setting_after_the_reveal_is_a_touch() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).expose_dealer().set(3)
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    run = Run(t)
+    assert [f.seat for f in run.of(CHECK)] == [3]
+    assert "DEALER-REVEAL-EARLY" in run.checks()
+
+
+def test_arm_passing_over_a_set_hand_is_not_a_touch() -> None:
+    t = _revealed()
+    t.seats[1].high, t.seats[1].low = [], []
+    t.occlude("seat1.high", "seat1.low", hold=1.0)
+    t.seats[1].high, t.seats[1].low = [B] * 5, [B] * 2
+    t.occlude()
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    assert Run(t).findings == []

@@ -1,0 +1,59 @@
+"""IVERIFY-NOT-VISIBLE (seed 000 rule 5.a.iii, WAC 230-15-280): the display hidden too long in a round."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
+from tablescript import Run, Table, changes_only
+
+CHECK = "IVERIFY-NOT-VISIBLE"
+
+
+def _round(hidden_s: float, *, occlude: bool = False) -> tuple[Table, int]:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all()
+    start = t.frame
+    if occlude:
+        t.occlude("iverify", hold=hidden_s)
+        t.occluded = []
+    else:
+        t.iverify_visible(False, hold=hidden_s)
+        t.iverify.visible = True
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    return t, start
+
+
+def test_wac_230_15_280_display_hidden_4s_in_a_round_is_a_breach_at_its_first_hidden_frame() -> None:
+    t, start = _round(4.0)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == start and f.seat is None
+    assert "for at least 3.1" in f.observed  # reported as soon as it passed 3 s
+
+
+def test_display_hidden_2s_is_under_the_threshold() -> None:
+    t, _ = _round(2.0)
+    assert Run(t).of(CHECK) == []
+
+
+def test_threshold_is_a_setting() -> None:
+    t, _ = _round(2.0)
+    assert len(Run(t, iverify_hidden_s=1.0).of(CHECK)) == 1
+
+
+def test_an_arm_over_the_display_counts_as_hidden() -> None:
+    t, _ = _round(4.0, occlude=True)
+    assert len(Run(t).of(CHECK)) == 1
+
+
+def test_hidden_between_rounds_is_not_judged() -> None:
+    t = Table(seats=[1, 2, 3]).iverify_visible(False, hold=10).iverify_visible(True)
+    t.chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer().dealer_set().collect_all().hold(1)
+    assert Run(t).of(CHECK) == []
+
+
+def test_states_only_at_changes_still_measure_the_hidden_spell() -> None:
+    t, start = _round(4.0)
+    t.states = changes_only(t.states)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == start and "for at least 4.00" in f.observed
