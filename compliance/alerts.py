@@ -67,7 +67,7 @@ class Alert(BaseModel):
     confidence: float = 1.0
     evidence: str | None = None  # evidence picture, relative to the alerts file / report folder
     raised_at: float = 0.0  # wall clock (Unix seconds) when raised: for latency only, never for checks
-    frame_arrived_at: float | None = None  # wall clock when the detecting frame arrived (latency)
+    frame_arrived_at: float | None = None  # wall clock when the frame showing the breach arrived (latency)
 
 
 def timecode(t: float) -> str:

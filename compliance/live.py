@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import bisect
 import collections
+import queue
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +43,7 @@ __all__ = [
     "read_states",
     "run_live",
     "stream_frames",
+    "with_heartbeats",
 ]
 
 
@@ -84,6 +87,7 @@ class StreamFrame:
     state: TableState
     image: np.ndarray | None = None
     arrived: float = field(default_factory=time.time)  # wall clock, for latency figures only
+    heartbeat: bool = False  # no change: the last state again, later (lets the monitor's clock run)
 
 
 def read_states(path: str | Path) -> Iterator[TableState]:
@@ -120,17 +124,19 @@ def stream_frames(
     *,
     states: str | Path | None = None,
     realtime: bool = False,
+    speed: float = 1.0,
     detector: Any = None,
 ) -> Iterator[StreamFrame]:
     """The table states of a source: from the vision pipeline, or from a ground-truth states file.
 
-    ``realtime`` paces a states file by its timestamps (to replay it as a live feed).
+    ``realtime`` paces a states file by its timestamps (to replay it as a live feed), ``speed``
+    times faster than real time.
     """
     if states is not None:
         start = time.monotonic()
         for st in read_states(states):
             if realtime:
-                wait = start + st.t - time.monotonic()
+                wait = start + st.t / speed - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
             yield StreamFrame(st)
@@ -145,6 +151,65 @@ def stream_frames(
     src: str | int = int(source) if source.isdigit() else source
     for r in watch(src, layout, detector=detector):
         yield StreamFrame(r.state, r.image, time.time())
+
+
+def with_heartbeats(
+    frames: Iterator[StreamFrame], *, every: float = 0.1, lag: float = 0.0, speed: float = 1.0
+) -> Iterator[StreamFrame]:
+    """A live stream with heartbeats: when no change comes for ``every`` wall seconds, the last
+    state again with its time moved on (by the wall time since it arrived, less ``lag``).
+
+    A source yields only changes, and the monitor accepts a change once it has lasted its debounce
+    time: without heartbeats a breach would wait for the *next* change to be confirmed. The source
+    is read on a background thread so that waiting for it never stops the heartbeat.
+    """
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=256)
+    stop = threading.Event()
+
+    def pump() -> None:
+        try:
+            for fr in frames:
+                while not stop.is_set():
+                    try:
+                        q.put(("frame", fr), timeout=0.2)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(("end", None))
+        except BaseException as e:  # handed to the consumer, raised there
+            q.put(("error", e))
+
+    th = threading.Thread(target=pump, name="source", daemon=True)
+    th.start()
+    last: StreamFrame | None = None
+    fed_t = float("-inf")
+    try:
+        while True:
+            try:
+                kind, item = q.get(timeout=every)
+            except queue.Empty:
+                if last is None:
+                    continue
+                now = time.time()
+                st = last.state
+                t = st.t + (now - last.arrived) * speed - lag
+                if t > fed_t:
+                    fps = st.frame / st.t if st.t > 0 and st.frame > 0 else 25.0
+                    n = st.frame + max(0, round((t - st.t) * fps))
+                    fed_t = t
+                    yield StreamFrame(st.model_copy(update={"t": t, "frame": n}), None, now, heartbeat=True)
+                continue
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            last = item
+            fed_t = max(fed_t, item.state.t)
+            yield item
+    finally:
+        stop.set()
 
 
 class _VideoFrames:
@@ -215,6 +280,8 @@ class StreamProcessor:
         self._video = _VideoFrames(video) if video is not None and video.is_file() else None
         self._states: collections.deque[TableState] = collections.deque(maxlen=keep_states)
         self._frames_seen: collections.deque[int] = collections.deque(maxlen=keep_states)
+        self._arrived: collections.deque[float] = collections.deque(maxlen=keep_states)
+        self._last_t = float("-inf")
         self._images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
         self._keep_images = keep_images
         self._seen: set[str] = set()
@@ -225,43 +292,54 @@ class StreamProcessor:
 
     def feed(self, frame: StreamFrame) -> list[Alert]:
         st = frame.state
+        if st.t < self._last_t:  # a real state a heartbeat ran ahead of (by less than its lag)
+            st = st.model_copy(update={"t": self._last_t})
+        self._last_t = st.t
+        if frame.heartbeat:
+            return self._take(self.monitor.feed(st), st.t, st.frame)
         self.frames += 1
         self.last = frame
         self._states.append(st)
         self._frames_seen.append(st.frame)
+        self._arrived.append(frame.arrived)
         if frame.image is not None:
             self._images[st.frame] = frame.image
             while len(self._images) > self._keep_images:
                 self._images.popitem(last=False)
         update = self.monitor.feed(st)
-        return self._take(update, st.t, st.frame, frame.arrived)
+        return self._take(update, st.t, st.frame)
 
     def finish(self) -> list[Alert]:
         last = self.last
         t = last.state.t if last else 0.0
         fr = last.state.frame if last else 0
-        return self._take(self.monitor.finish(), t, fr, time.time())
+        return self._take(self.monitor.finish(), t, fr)
 
     def close(self) -> None:
         if self._video is not None:
             self._video.close()
 
-    def _take(self, update: UpdateLike, t: float, frame: int, arrived: float) -> list[Alert]:
+    def _take(self, update: UpdateLike, t: float, frame: int) -> list[Alert]:
         for ev in update.events:
             self.events.append(ev)
             if ev.kind is EventKind.ROUND_START or self.current_round is None:
                 self.current_round = ev.round
         out = []
         for f in update.findings:
-            a = self._alert(f, t, frame, arrived)
+            a = self._alert(f, t, frame)
             if a is not None:
                 out.append(a)
         return out
 
+    def _index_at(self, frame: int) -> int | None:
+        """Index of the state shown at a frame (a state holds until the next change)."""
+        if not self._states:
+            return None
+        return max(0, bisect.bisect_right(list(self._frames_seen), frame) - 1)
+
     def _state_at(self, frame: int) -> TableState | None:
-        """The table state shown at a frame (a state holds until the next change)."""
-        i = bisect.bisect_right(list(self._frames_seen), frame) - 1
-        return self._states[i] if i >= 0 else (self._states[0] if self._states else None)
+        i = self._index_at(frame)
+        return None if i is None else self._states[i]
 
     def _image_at(self, frame: int) -> np.ndarray | None:
         if frame in self._images:
@@ -270,9 +348,21 @@ class StreamProcessor:
             return self._video.get(frame)
         return None
 
-    def _alert(self, f: Finding, t: float, frame: int, arrived: float) -> Alert | None:
+    def _alert(self, f: Finding, t: float, frame: int) -> Alert | None:
         from compliance.evidence import draw_evidence, evidence_name, write_evidence
 
+        i = self._index_at(f.frame)
+        alert = make_alert(
+            f,
+            table_id=self.layout.table_id,
+            source=self.source_name,
+            detected_t=t,
+            detected_frame=frame,
+            frame_arrived_at=None if i is None else self._arrived[i],
+        )
+        if alert.alert_id in self._seen:  # the same finding raised twice: one alert
+            return None
+        self._seen.add(alert.alert_id)
         ev_rel: str | None = None
         if self.evidence_dir is not None:
             name = evidence_name(f)
@@ -290,18 +380,7 @@ class StreamProcessor:
                 ev_rel = path.resolve().relative_to(base.resolve()).as_posix()
             except ValueError:
                 ev_rel = str(path)
-        alert = make_alert(
-            f,
-            table_id=self.layout.table_id,
-            source=self.source_name,
-            detected_t=t,
-            detected_frame=frame,
-            evidence=ev_rel,
-            frame_arrived_at=arrived,
-        )
-        if alert.alert_id in self._seen:  # the same finding raised twice: one alert
-            return None
-        self._seen.add(alert.alert_id)
+            alert = alert.model_copy(update={"evidence": ev_rel, "raised_at": time.time()})
         if self.writer is not None:
             self.writer.write(alert)  # durable before it is shown
         self.alerts.append(alert)
@@ -383,6 +462,8 @@ def run_live(
     webhook: str | None = None,
     evidence_dir: Path | None = None,
     realtime: bool = False,
+    speed: float = 1.0,
+    heartbeat: float | None = 0.1,
     view: bool = True,
     console: Console | None = None,
     monitor_factory: MonitorFactory | None = None,
@@ -448,7 +529,12 @@ def run_live(
         if live is not None:
             live.start()
         last_draw = 0.0
-        for fr in stream_frames(source, layout, states=states, realtime=realtime):
+        frames = stream_frames(source, layout, states=states, realtime=realtime, speed=speed)
+        live_source = states is None and (source.isdigit() or "://" in source)
+        if heartbeat and ((realtime and states is not None) or live_source):
+            # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
+            frames = with_heartbeats(frames, every=heartbeat, lag=0.3 if live_source else 0.02, speed=speed)
+        for fr in frames:
             try:
                 proc.feed(fr)
             except ValueError as e:  # a state the monitor cannot take: named and skipped, the watch goes on

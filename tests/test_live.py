@@ -233,3 +233,47 @@ def test_a_state_the_monitor_refuses_is_named_and_skipped(tmp_path: Path) -> Non
     )
     assert s.states_skipped == 1 and s.alerts == 1 and s.frames == len(states)
     assert f"skipped the state at frame {bad_frame}" in con.export_text()
+
+
+def test_heartbeats_move_time_on_between_changes_and_never_pass_the_next_state() -> None:
+    import time as _time
+
+    from compliance.live import with_heartbeats
+
+    s = clip_states(pattern=(False,))
+
+    def slow() -> Iterator[StreamFrame]:
+        yield StreamFrame(s[1])
+        _time.sleep(0.35)
+        yield StreamFrame(s[2])
+
+    got = list(with_heartbeats(slow(), every=0.05, lag=0.0))
+    beats = [f for f in got if f.heartbeat]
+    assert [f.state.frame for f in got if not f.heartbeat] == [s[1].frame, s[2].frame]
+    assert len(beats) >= 3
+    ts = [f.state.t for f in got]
+    assert ts == sorted(ts) and all(s[1].t < b.state.t < s[2].t for b in beats)
+    assert all(b.state.seats == s[1].seats for b in beats)  # the same content, later
+
+
+def test_live_realtime_alert_comes_before_the_next_change(tmp_path: Path) -> None:
+    """With the real engine: a breach is confirmed by heartbeats, not by the next state change."""
+    lay = write_layout(tmp_path / "layout.yaml")
+    states = clip_states(pattern=(True,))
+    write_states(tmp_path / "c.states.jsonl", states)
+    s = run_live(
+        "c",
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        states=tmp_path / "c.states.jsonl",
+        view=False,
+        realtime=True,
+        speed=4.0,
+        heartbeat=0.01,
+    )
+    early = [a for a in read_alerts(tmp_path / "a.jsonl") if a.check_id is CheckId.DEALER_REVEAL_EARLY]
+    assert s.alerts >= 1 and len(early) == 1
+    (a,) = early
+    nxt = min(st.t for st in states if st.t > a.t)
+    assert a.detected_t < nxt
+    assert a.frame_arrived_at is not None and a.raised_at - a.frame_arrived_at < 1.0

@@ -1,0 +1,154 @@
+"""Live alert latency: from the arrival of the frame that shows a breach to the alert on disk.
+
+Runs ``compliance.live.run_live`` (the code of ``paigow-monitor live``) and, for every alert, takes
+two figures:
+
+- latency (the target, 1 s): wall time from the arrival of the frame that shows the breach
+  (``alert.frame_arrived_at``) to the end of the alert's durable write (evidence picture written,
+  record fsync'ed). It includes the monitor's confirmation (a change counts once it has lasted its
+  debounce time; heartbeats keep the monitor's clock running between changes);
+- of which confirmation: footage time from the breach frame (``alert.t``) to the (heartbeat) frame at
+  which the monitor raised it (``alert.detected_t``).
+
+Modes:
+- ``states``: a ground-truth ``.states.jsonl`` replayed at the pace of its timestamps (a live feed
+  with a perfect camera): the compliance side alone.
+- ``vision``: a video through ``vision.pipeline.watch`` (when it exists). The pipeline yields a
+  frame's result after detecting it, so "arrival" there is the result's arrival and detection time
+  is not in the figure; the pipeline's own speed (footage s per wall s) is printed beside it: below
+  1.0 the live feed falls behind and latency grows without bound.
+
+Footage: the first clip of ``sample_footage/`` with a states file (or ``--clip``); where there is
+none, a synthetic clip of the test fixtures' rounds, and the output says so.
+
+    .venv/bin/python benchmarks/live_latency.py [--clip FILE.states.jsonl] [--speed 1] [--modes states,vision]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pick_clip(args: argparse.Namespace, tmp: Path) -> tuple[Path, Path | None, Path, str]:
+    """(states file, video or None, layout, description)."""
+    from compliance.audit import _resolve_layout, discover
+
+    if args.clip is not None:
+        jobs = discover([args.clip], states=True)
+    else:
+        jobs = discover([ROOT / "sample_footage"], states=True) if (ROOT / "sample_footage").is_dir() else []
+    jobs = [j for j in jobs if not j.problem and j.states]
+    if jobs:
+        j = jobs[0]
+        assert j.states is not None
+        return Path(j.states), Path(j.video) if j.video else None, _resolve_layout(j), j.states
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_audit_support import make_clip
+
+    st = make_clip(tmp, "synthetic", pattern=(True, False, True, True), video=True)
+    return st, tmp / "synthetic.mp4", tmp / "layout.yaml", "SYNTHETIC clip (test fixture rounds, 4 rounds)"
+
+
+def _figures(name: str, lat: list[float], delays: list[float]) -> None:
+    if not lat:
+        print(f"[{name}] no alerts raised: nothing to time")
+        return
+    ms = sorted(x * 1000 for x in lat)
+    print(
+        f"[{name}] {len(ms)} alert(s); breach frame arrival -> alert on disk, ms: median "
+        f"{statistics.median(ms):.1f}, max {ms[-1]:.1f}; within 1 s: {sum(x <= 1000 for x in ms)}/{len(ms)}"
+    )
+    print(
+        f"[{name}] of which the monitor's confirmation (footage s from breach frame to the frame it was "
+        f"raised at): median {statistics.median(delays):.3f}, max {max(delays):.3f}"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--clip", type=Path, default=None, help="a .states.jsonl (its video and layout beside it)"
+    )
+    ap.add_argument(
+        "--speed", type=float, default=1.0, help="replay speed for the states mode (1 = real time)"
+    )
+    ap.add_argument("--modes", default="states,vision")
+    args = ap.parse_args()
+    from rich.console import Console
+
+    from compliance.alerts import Alert
+    from compliance.live import run_live
+    from vision.layout import load_layout
+
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        states, video, layout_path, what = _pick_clip(args, tmp)
+        layout = load_layout(layout_path)
+        print(f"clip: {what}")
+        for mode in args.modes.split(","):
+            lat: list[float] = []
+            delays: list[float] = []
+
+            def written(a: Alert, at: float, lat: list[float] = lat, delays: list[float] = delays) -> None:
+                if a.frame_arrived_at is not None:
+                    lat.append(at - a.frame_arrived_at)
+                delays.append(max(0.0, a.detected_t - a.t))
+
+            quiet = Console(file=open("/dev/null", "w"))  # noqa: SIM115
+            if mode == "states":
+                t0 = time.perf_counter()
+                s = run_live(
+                    str(video or states),
+                    layout,
+                    alerts_path=tmp / f"{mode}.jsonl",
+                    states=states,
+                    realtime=True,
+                    speed=args.speed,
+                    view=False,
+                    console=quiet,
+                    on_written=written,
+                )
+                wall = time.perf_counter() - t0
+                print(
+                    f"[states] replayed {s.frames} state changes at {args.speed:g}x real time in {wall:.1f} s"
+                )
+                _figures("states", lat, delays)
+            elif mode == "vision":
+                if video is None:
+                    print("[vision] skipped: no video for this clip")
+                    continue
+                try:
+                    import vision.pipeline  # noqa: F401
+                except ImportError as e:
+                    print(f"[vision] skipped: the vision pipeline is not available ({e})")
+                    continue
+                from compliance.audit import _video_seconds
+
+                t0 = time.perf_counter()
+                s = run_live(
+                    str(video),
+                    layout,
+                    alerts_path=tmp / f"{mode}.jsonl",
+                    view=False,
+                    console=quiet,
+                    on_written=written,
+                )
+                wall = time.perf_counter() - t0
+                secs = _video_seconds(str(video)) or 0.0
+                print(
+                    f"[vision] {secs:.1f} s of video in {wall:.1f} s wall: pipeline speed "
+                    f"{secs / wall if wall else float('nan'):.2f} footage-s per wall-s (>= 1.0 keeps up live)"
+                )
+                _figures("vision", lat, delays)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
