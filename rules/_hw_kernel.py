@@ -25,7 +25,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules._kernels import CAT_SHIFT, JOKER, _jit, fouls, high_value5, low_value1, low_value2
+from rules._kernels import (
+    CAT_SHIFT,
+    FLUSH,
+    JOKER,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    _jit,
+    fouls,
+    high_value5,
+    low_value1,
+    low_value2,
+)
 
 __all__: list[str] = []
 
@@ -92,6 +104,8 @@ PICKS = 0
 KEEP = 1
 BEST_CATEGORY = 2
 
+_SF_CATS = (1 << STRAIGHT) | (1 << FLUSH) | (1 << STRAIGHT_FLUSH) | (1 << ROYAL_FLUSH)
+
 NO_ROW = -1
 MISSING_GROUP = -2
 NO_SETTING = -3
@@ -138,6 +152,73 @@ def _whole_hand(h: np.ndarray, n: int) -> int:
 
 
 @_jit
+def _sf_possible(h: np.ndarray, n: int) -> bool:
+    """Can some five of the cards make a straight or a flush (the Joker filling)? A quick screen."""
+    jokers = 0
+    mask = 0
+    s0 = 0
+    s1 = 0
+    s2 = 0
+    s3 = 0
+    for i in range(n):
+        c = h[i]
+        if c == JOKER:
+            jokers += 1
+            continue
+        mask |= 1 << ((c >> 2) + 2)
+        s = c & 3
+        if s == 0:
+            s0 += 1
+        elif s == 1:
+            s1 += 1
+        elif s == 2:
+            s2 += 1
+        else:
+            s3 += 1
+    if max(max(s0, s1), max(s2, s3)) + jokers >= 5:
+        return True
+    if (mask >> 14) & 1:
+        mask |= 2  # the Ace also plays low (A-2-3-4-5)
+    for top in range(14, 4, -1):
+        window = 0x1F << (top - 4)
+        m = mask & window
+        k = 0
+        while m:
+            m &= m - 1
+            k += 1
+        if k + jokers >= 5:
+            return True
+    return False
+
+
+@_jit
+def _fill_high(h: np.ndarray, lowpos: np.ndarray, hv: np.ndarray, s: int) -> int:
+    """High-hand value of setting ``s`` (stored in ``hv[s]``)."""
+    n = h.shape[0]
+    a = lowpos[s, 0]
+    b = lowpos[s, 1]
+    c0 = c1 = c2 = c3 = c4 = 0
+    k = 0
+    for i in range(n):
+        if i != a and i != b:
+            v = h[i]
+            if k == 0:
+                c0 = v
+            elif k == 1:
+                c1 = v
+            elif k == 2:
+                c2 = v
+            elif k == 3:
+                c3 = v
+            else:
+                c4 = v
+            k += 1
+    v = high_value5(c0, c1, c2, c3, c4)
+    hv[s] = v
+    return v
+
+
+@_jit
 def decide(
     h: np.ndarray,
     rows: np.ndarray,
@@ -153,20 +234,12 @@ def decide(
     n = h.shape[0]
     nset = lowpos.shape[0]
     two_low = n == 7
-    hi_idx = np.empty(5, dtype=np.int64)
     can = 0
+    have_hv = False
+    sfq = -1
     for s in range(nset):
         a = lowpos[s, 0]
-        b = lowpos[s, 1]
-        k = 0
-        for i in range(n):
-            if i != a and i != b:
-                hi_idx[k] = h[i]
-                k += 1
-        v = high_value5(hi_idx[0], hi_idx[1], hi_idx[2], hi_idx[3], hi_idx[4])
-        hv[s] = v
-        can |= 1 << (v >> CAT_SHIFT)
-        lv[s] = low_value2(h[a], h[b]) if two_low else low_value1(h[a])
+        lv[s] = low_value2(h[a], h[lowpos[s, 1]]) if two_low else low_value1(h[a])
     cnt[:] = 0
     has_joker = 0
     for i in range(n):
@@ -208,10 +281,22 @@ def decide(
             continue
         if (singles & row[C_SINGLES_ALL]) != row[C_SINGLES_ALL]:
             continue
-        if row[C_CAN_ANY] and not (can & row[C_CAN_ANY]):
-            continue
-        if (can & row[C_CAN_ALL]) != row[C_CAN_ALL]:
-            continue
+        want_any = row[C_CAN_ANY]
+        want_all = row[C_CAN_ALL]
+        if want_any or want_all:
+            # Straights and flushes are screened cheaply before the settings are valued.
+            if ((want_any and (want_any & ~_SF_CATS) == 0) or (want_all & _SF_CATS)) and sfq < 0:
+                sfq = 1 if _sf_possible(h, n) else 0
+            if sfq == 0 and ((want_any and (want_any & ~_SF_CATS) == 0) or (want_all & _SF_CATS)):
+                continue
+            if not have_hv:
+                for s in range(nset):
+                    can |= 1 << (_fill_high(h, lowpos, hv, s) >> CAT_SHIFT)
+                have_hv = True
+            if want_any and not (can & want_any):
+                continue
+            if (can & want_all) != want_all:
+                continue
         if row[C_JOKER] >= 0 and row[C_JOKER] != has_joker:
             continue
         if row[C_WHOLE]:
@@ -250,9 +335,17 @@ def decide(
             else:
                 target = r1 << 4
             for s in range(nset):
-                if lv[s] == target and hv[s] > best:
-                    best = hv[s]
-                    best_s = s
+                if lv[s] == target:
+                    v = hv[s] if have_hv else _fill_high(h, lowpos, hv, s)
+                    if v > best:
+                        best = v
+                        best_s = s
+        if action != PICKS and not have_hv:
+            for s in range(nset):
+                _fill_high(h, lowpos, hv, s)
+            have_hv = True
+        if action == PICKS:
+            pass
         elif action == KEEP:
             keep = row[C_KEEP]
             for s in range(nset):
