@@ -7,8 +7,8 @@ Rounds are matched one-to-one by time overlap (largest overlap first). Then:
   round (target 100%);
 - false alerts: alerts that match no true finding (target 0); a second alert for a finding already
   found counts as a duplicate, reported apart;
-- rounds rebuilt: every true round is matched, and each hand the truth lists has the same cards,
-  high hand and low hand (order within a pile ignored) (target: all).
+- rounds rebuilt: every true round is matched, and each active seat's hand and the dealer's has the
+  same cards, high hand and low hand as the truth lists (order within a pile ignored) (target: all).
 A clip the audit failed or never reached counts as all its rounds missed and all its findings missed.
 """
 
@@ -128,7 +128,8 @@ def _match_rounds(
 
 
 def _hand_problems(tr: HandRecord, ar: HandRecord | None, rnd: int) -> list[str]:
-    if not (tr.cards or tr.high or tr.low):
+    # an unoccupied spot's hand is dealt (seed 000 rules 3-4) but never set or shown: nothing to rebuild
+    if not (tr.active or tr.position == "dealer") or not (tr.cards or tr.high or tr.low):
         return []
     if ar is None:
         return [f"round {rnd} {tr.position}: hand not rebuilt"]

@@ -172,11 +172,9 @@ def draw_evidence(
         pts = layout.to_image(poly).round().astype(np.int32)
         cv2.polylines(canvas, [pts], True, _RED, thick + 1, cv2.LINE_AA)
         x0, y0 = pts.min(axis=0)
-        _x1, y1 = pts.max(axis=0)
         cards = _zone_cards(state, name)
-        label(name, (int(x0), int(y0) - 4), _RED, 0.45 * scale)
-        if cards:
-            label(" ".join(cards), (int(x0), int(y1) + int(16 * scale)), _YELLOW, 0.5 * scale)
+        # one label above the zone: its name and the cards the state shows there
+        label(f"{name}: {' '.join(cards)}" if cards else name, (int(x0), int(y0) - 4), _YELLOW, 0.5 * scale)
 
     who = "dealer/table" if finding.seat is None else f"seat {finding.seat}"
     lines = [

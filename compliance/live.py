@@ -285,10 +285,28 @@ class StreamProcessor:
         self._images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
         self._keep_images = keep_images
         self._seen: set[str] = set()
+        self._past_rounds: list[RoundRecord] = []
+        self._base_name = source_name
+        self.segment = 1
 
     @property
     def rounds(self) -> list[RoundRecord]:
-        return list(self.monitor.rounds)
+        return [*self._past_rounds, *self.monitor.rounds]
+
+    def restart(self, monitor: MonitorLike) -> list[Alert]:
+        """A new clip begins (a folder source: time starts again): close the old monitor, go on."""
+        out = self.finish()
+        self._past_rounds += self.monitor.rounds
+        self.monitor = monitor
+        self.segment += 1
+        self.source_name = f"{self._base_name}#{self.segment}"
+        self._states.clear()
+        self._frames_seen.clear()
+        self._arrived.clear()
+        self._images.clear()
+        self._last_t = float("-inf")
+        self.last = None
+        return out
 
     def feed(self, frame: StreamFrame) -> list[Alert]:
         st = frame.state
@@ -535,6 +553,14 @@ def run_live(
             # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
             frames = with_heartbeats(frames, every=heartbeat, lag=0.3 if live_source else 0.02, speed=speed)
         for fr in frames:
+            if (
+                proc.last is not None
+                and not fr.heartbeat
+                and fr.state.t < proc.last.state.t
+                and states is None
+            ):
+                console.print(f"[dim]{source}: a new clip starts (time went back to {fr.state.t:.3f} s)[/]")
+                proc.restart((monitor_factory or default_monitor)(layout))
             try:
                 proc.feed(fr)
             except ValueError as e:  # a state the monitor cannot take: named and skipped, the watch goes on

@@ -147,3 +147,16 @@ def test_bad_inputs_are_clear_errors(tmp_path: Path, audited: tuple[Path, Path])
     (src / "a.truth.json").write_text('{"clip": "a.mp4"}')
     with pytest.raises(EvalError, match=r"a.truth.json: invalid truth file"):
         evaluate(out, [src])
+
+
+def test_unoccupied_spots_hands_are_not_required(audited: tuple[Path, Path]) -> None:
+    from compliance.events import HandRecord
+
+    src, out = audited
+
+    def add_empty_spot(ct: ClipTruth) -> None:
+        for r in ct.rounds:  # dealt to an empty spot (seed 000 rules 3-4), never set nor shown
+            r.hands.append(HandRecord(position="seat3", seat=3, active=False, cards=["2c", "3c", "4c"]))
+
+    _edit_truth(src / "a.truth.json", add_empty_spot)
+    assert evaluate(out, [src]).passed

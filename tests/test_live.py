@@ -277,3 +277,28 @@ def test_live_realtime_alert_comes_before_the_next_change(tmp_path: Path) -> Non
     nxt = min(st.t for st in states if st.t > a.t)
     assert a.detected_t < nxt
     assert a.frame_arrived_at is not None and a.raised_at - a.frame_arrived_at < 1.0
+
+
+def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """vision.pipeline.watch on a folder restarts time for each clip: each gets its own monitor."""
+    lay = write_layout(tmp_path / "layout.yaml")
+    made: list[FakeMonitor] = []
+
+    def factory(layout: TableLayout) -> FakeMonitor:
+        made.append(FakeMonitor(layout))
+        return made[-1]
+
+    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+        for _clip in range(2):
+            for st in clip_states(pattern=(True,)):
+                yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
+
+    mod = ModuleType("vision.pipeline")
+    mod.watch = watch  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.pipeline", mod)
+    s = run_live(str(tmp_path), lay, alerts_path=tmp_path / "a.jsonl", view=False, monitor_factory=factory)
+    got = read_alerts(tmp_path / "a.jsonl")
+    assert len(made) == 2 and s.alerts == 2 and s.states_skipped == 0
+    assert len({a.alert_id for a in got}) == 2 and got[1].source.endswith("#2")
