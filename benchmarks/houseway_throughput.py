@@ -128,9 +128,8 @@ def _run(way: TableHouseWay, total: int, source: str, seed: int) -> None:
     what = "all" if source == "all" else "random"
     print(f"{way.name}: {done:,} {what} {way.game.name} hands")
     print(f"  house way (set_many):      {done / t_way:>12,.0f} hands/s  ({t_way:.1f} s wall)")
-    print(
-        f"  house way, per CPU second: {done / cpu_way:>12,.0f} hands/s  ({cpu_way:.1f} s CPU, shared machine)"
-    )
+    cpu_rate = done / cpu_way
+    print(f"  house way, per CPU second: {cpu_rate:>12,.0f} hands/s  ({cpu_way:.1f} s CPU, shared machine)")
     print(f"  deal + house way + checks: {done / wall:>12,.0f} hands/s  ({wall:.1f} s)")
     print(f"  illegal settings: {illegal:,}   fouled settings: {fouled:,}")
     print("  deciding rows: " + ", ".join(f"{r.id} {c:,}" for r, c in zip(way.rows, rows, strict=True) if c))
