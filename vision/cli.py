@@ -1,9 +1,186 @@
-"""Commands of the vision package for ``paigow-monitor``."""
+"""Commands of the vision package for ``paigow-monitor``: ``watch``, ``calibrate``, ``eval-vision``
+(and the detector engineer's commands from ``vision._cli_detector``, when that module exists).
+
+Commands are thin: they parse options and hand over to one function. Heavy imports (OpenCV, the
+detector) happen inside the commands.
+"""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
+
+if TYPE_CHECKING:
+    from vision.detections import CardDetector
+    from vision.state import TableState
+
+__all__ = ["describe_change", "register"]
+
+
+def _load_detector(spec: str | None) -> CardDetector | None:
+    """``module:attr`` (a class or factory taking no arguments, or an instance); None = shipped model."""
+    if not spec:
+        return None
+    mod, _, attr = spec.partition(":")
+    if not attr:
+        raise typer.BadParameter(f"--detector {spec!r}: expected 'module:name'")
+    try:
+        obj = getattr(importlib.import_module(mod), attr)
+    except (ImportError, AttributeError) as e:
+        raise typer.BadParameter(f"--detector {spec!r}: {e}") from e
+    det = obj() if callable(obj) and not hasattr(obj, "detect") or isinstance(obj, type) else obj
+    return det  # type: ignore[no-any-return]
+
+
+def _zones(st: TableState) -> dict[str, str]:
+    z: dict[str, str] = {"lcd": "-" if st.lcd is None else str(st.lcd)}
+    for s in st.seats:
+        z[f"seat{s.seat}.chips"] = "chips" if s.chips else "-"
+        for k in ("dealt", "high", "low"):
+            z[f"seat{s.seat}.{k}"] = " ".join(getattr(s, k)) or "-"
+    for k in ("hand", "high", "low"):
+        z[f"dealer.{k}"] = " ".join(getattr(st.dealer, k)) or "-"
+    iv = st.iverify
+    head = {"blank": "blank", "seat": f"SEAT {iv.seat}", "dealer": "DEALER"}[iv.mode]
+    body = f" {' '.join(iv.high)} / {' '.join(iv.low)}" if iv.mode != "blank" else ""
+    z["iverify"] = ("" if iv.visible else "NOT VISIBLE ") + head + body
+    z["occluded"] = " ".join(st.occluded) or "-"
+    return z
+
+
+def describe_change(prev: TableState | None, st: TableState) -> str:
+    """One human-readable line: the time, the frame and every zone that changed (all, the first time)."""
+    now = _zones(st)
+    before = _zones(prev) if prev is not None else {}
+    parts = [f"{k}={v}" for k, v in now.items() if before.get(k) != v and (prev is not None or v not in ("-", "blank"))]
+    return f"{st.t:9.2f}s frame {st.frame:6d}  " + ("  ".join(parts) or "(no change)")
 
 
 def register(app: typer.Typer) -> None:
     """Add this package's commands to the main app."""
+
+    @app.command("watch")
+    def watch_cmd(
+        source: Annotated[str, typer.Argument(help="video file, folder of clips, rtsp:// or http:// URL, or camera index")],
+        layout: Annotated[Path, typer.Option("--layout", help="the table's layout file (YAML/JSON)")],
+        json_out: Annotated[bool, typer.Option("--json", help="one TableState JSON per line")] = False,
+        analyse_fps: Annotated[float, typer.Option(help="frames analysed per second (0 = every frame)")] = 12.5,
+        detector: Annotated[str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")] = None,
+    ) -> None:
+        """Print the table-state changes of a source."""
+        from vision.layout import LayoutError, load_layout
+        from vision.pipeline import PipelineConfig, watch
+        from vision.sources import SourceError
+
+        try:
+            lay = load_layout(layout)
+            cfg = PipelineConfig(analyse_fps=analyse_fps or None)
+            prev = None
+            for r in watch(source, lay, detector=_load_detector(detector), config=cfg):
+                print(r.state.model_dump_json() if json_out else describe_change(prev, r.state), flush=True)
+                prev = r.state
+        except (LayoutError, SourceError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            raise typer.Exit(1) from e
+
+    @app.command("calibrate")
+    def calibrate_cmd(
+        image: Annotated[Path, typer.Argument(help="an image or a video (its first frame is used)")],
+        layout: Annotated[Path, typer.Option("--layout", help="the layout file to calibrate")],
+        out: Annotated[Path, typer.Option("--out", help="where to write the calibrated layout")],
+        aruco: Annotated[bool, typer.Option("--aruco", help="find ArUco markers DICT_4X4_50 (id i = reference point i)")] = False,
+        points: Annotated[str | None, typer.Option("--points", help="the 4 reference points' pixels: 'x,y x,y x,y x,y'")] = None,
+    ) -> None:
+        """Write the layout's reference-point image coordinates, found in a frame."""
+        from vision.calibrate import CalibrationError, calibrate_file
+        from vision.layout import LayoutError, load_layout
+        from vision.sources import SourceError
+
+        try:
+            new = calibrate_file(image, load_layout(layout), points=points, aruco=aruco)
+        except (CalibrationError, LayoutError, SourceError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            raise typer.Exit(1) from e
+        new.dump(out)
+        for r in new.reference_points:
+            print(f"{r.name}: table ({r.table.x:g}, {r.table.y:g}) mm -> image ({r.image.x:.1f}, {r.image.y:.1f}) px")
+        print(f"wrote {out}")
+
+    @app.command("eval-vision")
+    def eval_cmd(
+        clips: Annotated[list[Path], typer.Argument(help="rendered clips with <clip>.states.jsonl and .truth.json")],
+        truth_boxes: Annotated[bool, typer.Option(help="detect with the ground-truth boxes (scores the pipeline, not the model)")] = False,
+        detector: Annotated[str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")] = None,
+        analyse_fps: Annotated[float, typer.Option(help="frames analysed per second (0 = every frame)")] = 12.5,
+        settle_s: Annotated[float, typer.Option(help="a true state counts once it has held this long")] = 1.0,
+        min_precision: Annotated[float, typer.Option(help="per-card precision target")] = 0.995,
+        min_recall: Annotated[float, typer.Option(help="per-card recall target")] = 0.995,
+        min_rounds: Annotated[float, typer.Option(help="share of rounds that must be read exactly")] = 1.0,
+        json_out: Annotated[Path | None, typer.Option("--json", help="also write the scores as JSON here")] = None,
+    ) -> None:
+        """Score the camera pipeline against the renderer's ground truth; exit 1 when a target is missed."""
+        from vision.evaluate import EvalError
+        from vision.pipeline import PipelineConfig
+
+        try:
+            ok = _eval(clips, truth_boxes, _load_detector(detector), PipelineConfig(analyse_fps=analyse_fps or None),
+                       settle_s, min_precision, min_recall, min_rounds, json_out)
+        except EvalError as e:
+            print(f"error: {e}", file=sys.stderr)
+            raise typer.Exit(2) from e
+        if not ok:
+            raise typer.Exit(1)
+
+    try:
+        det_cli = importlib.import_module("vision._cli_detector")
+    except ModuleNotFoundError as e:
+        if e.name != "vision._cli_detector":
+            raise
+    else:
+        det_cli.register(app)
+
+
+def _eval(
+    clips: list[Path], truth_boxes: bool, detector: Any, cfg: Any, settle_s: float,
+    min_p: float, min_r: float, min_rounds: float, json_out: Path | None,
+) -> bool:
+    import json
+
+    from vision.evaluate import ZoneScore, evaluate_clip
+
+    scores = []
+    total: dict[str, ZoneScore] = {}
+    rounds = exact = 0
+    for c in clips:
+        s = evaluate_clip(c, detector=detector, truth_boxes=truth_boxes, config=cfg, settle_s=settle_s)
+        scores.append(s)
+        t = s.total
+        print(f"{c.name}: {s.moments} moments, cards P={t.precision:.4f} R={t.recall:.4f} "
+              f"(tp {t.tp} fp {t.fp} fn {t.fn}), rounds exact {s.rounds_exact}/{s.rounds}, "
+              f"lcd {s.lcd_ok}/{s.moments}, i-Verify {s.iverify_ok}/{s.moments}, chips {s.chips_ok}/{s.chips_total}, "
+              f"detector calls {s.detector_calls} over {s.frames_analysed} frames")
+        for e in s.round_errors:
+            print(f"    {e}")
+        for k, z in s.zones.items():
+            agg = total.setdefault(k, ZoneScore())
+            agg.tp, agg.fp, agg.fn = agg.tp + z.tp, agg.fp + z.fp, agg.fn + z.fn
+        rounds += s.rounds
+        exact += s.rounds_exact
+    print("per zone (face-up cards):")
+    all_ = ZoneScore()
+    for k in sorted(total):
+        z = total[k]
+        all_.tp, all_.fp, all_.fn = all_.tp + z.tp, all_.fp + z.fp, all_.fn + z.fn
+        print(f"  {k:12s} precision {z.precision:.4f} recall {z.recall:.4f}  (tp {z.tp} fp {z.fp} fn {z.fn})")
+    share = exact / rounds if rounds else 1.0
+    print(f"ALL: precision {all_.precision:.4f} (target {min_p}) recall {all_.recall:.4f} (target {min_r}) "
+          f"rounds exact {exact}/{rounds} = {share:.4f} (target {min_rounds})")
+    if json_out is not None:
+        json_out.write_text(json.dumps([s.model_dump() for s in scores], indent=1))
+    ok = all_.precision >= min_p and all_.recall >= min_r and share >= min_rounds
+    print("PASS" if ok else "FAIL: target missed")
+    return ok

@@ -3,9 +3,9 @@
 Per analysed frame, for every region of the layout (a seat's card areas, the dealer's, the i-Verify
 display, the LCD, each bet circle):
 
-1. **Change test.** The region is rectified to a small grey crop (its longest side ``small_px``
+1. **Change test.** The region is rectified to a small crop (its longest side ``small_px``
    pixels; a few microseconds) and compared with the crop taken when it last settled: the share of
-   pixels that differ by more than ``diff_level`` grey levels. Below ``change_fraction``, nothing
+   pixels that differ by more than ``diff_level`` levels in some colour channel. Below ``change_fraction``, nothing
    changed and nothing runs.
 2. **Occlusion test.** Of the changed pixels, those with skin or sleeve colours (the dealer's arm)
    make the region *occluded* when they cover ``occlusion_fraction`` of it: it keeps its last known
@@ -123,6 +123,11 @@ class _Watch:
     zone_names: tuple[str, ...] = field(default_factory=tuple)
 
 
+def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-pixel largest channel difference of two small BGR crops."""
+    return np.asarray(cv2.absdiff(a, b).max(axis=2))
+
+
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
     ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
@@ -147,6 +152,7 @@ class TablePipeline:
         self._bet_masks: dict[str, np.ndarray] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
+        self._frame = -1
         self._warm = False
         self.detector_calls = 0
         self.detector_seconds = 0.0
@@ -154,6 +160,7 @@ class TablePipeline:
     # --- one frame ---------------------------------------------------------------------------
     def process(self, frame: int, t: float, image: np.ndarray) -> TableState | None:
         """Analyse one frame; the new table state when the debounced content changed, else None."""
+        self._frame = frame
         if self._felt is None:
             crops = [w.region.rectify(image, w.scale) for w in self._watch if w.region.kind in ("cards", "bet")]
             self._felt = FeltModel.learn(crops)
@@ -188,14 +195,14 @@ class TablePipeline:
     def _step(self, w: _Watch, image: np.ndarray, t: float) -> Any:
         cfg = self.cfg
         small = w.region.rectify(image, w.scale)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        motion = 1.0 if w.prev is None else float((cv2.absdiff(grey, w.prev) > cfg.diff_level).mean())
+        grey = small  # colour, compared channel by channel (a red back on green felt has the felt's grey)
+        motion = 1.0 if w.prev is None else float((_diff(grey, w.prev) > cfg.diff_level).mean())
         w.prev = grey
         w.still = w.still + 1 if motion <= cfg.motion_fraction else 0
         if w.settled is None:
-            changed_px = np.ones(grey.shape, bool)
+            changed_px = np.ones(grey.shape[:2], bool)
         else:
-            changed_px = cv2.absdiff(grey, w.settled) > cfg.diff_level
+            changed_px = _diff(grey, w.settled) > cfg.diff_level
         if float(changed_px.mean()) <= cfg.change_fraction:
             w.occluded = False
             w.changed_since = None
@@ -236,7 +243,7 @@ class TablePipeline:
             m = r.to_crop
             if y_offset:
                 m = np.array([[1, 0, 0], [0, 1, -y_offset], [0, 0, 1.0]]) @ m
-            hook(m, (crop.shape[1], crop.shape[0]))
+            hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
         dets = self.detector.detect(crop)
         self.detector_seconds += time.perf_counter() - t0

@@ -1,0 +1,89 @@
+"""Calibration from ArUco markers or given points (vision.calibrate, `paigow-monitor calibrate`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from test_pipeline_synth import make_layout
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from vision.calibrate import CalibrationError, calibrate_file, find_markers, parse_points, with_image_points
+from vision.layout import load_layout
+
+
+def _marker_scene(h_true: np.ndarray, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    """Markers 0..3 printed on a flat felt at the layout's reference points, seen through h_true."""
+    lay = make_layout()
+    # the felt as a flat picture, 1 px per mm, with each marker centred on its reference point
+    felt = np.full((950, 1800), 90, np.uint8)
+    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    for i, r in enumerate(lay.reference_points):
+        m = cv2.aruco.generateImageMarker(d, i, 80)
+        m = cv2.copyMakeBorder(m, 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=255)
+        cx = int(np.clip(r.table.x, 60, 1740))
+        cy = int(np.clip(r.table.y, 60, 890))
+        felt[cy - 50: cy + 50, cx - 50: cx + 50] = m
+    img = cv2.warpPerspective(felt, h_true, size, borderValue=40)
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+
+
+def test_aruco_recovers_the_homography(tmp_path: Path) -> None:
+    lay = make_layout()
+    # a camera that differs from the layout's current calibration
+    src = np.array([[0, 0], [1800, 0], [1800, 950], [0, 950]], np.float32)
+    dst = np.array([[130, 70], [1150, 55], [1230, 690], [60, 670]], np.float32)
+    h_true = cv2.getPerspectiveTransform(src, dst)
+    img = _marker_scene(h_true)
+    p = tmp_path / "frame.png"
+    cv2.imwrite(str(p), img)
+    # the markers sit at the reference points clipped into the felt: move the table points there
+    data = lay.model_dump()
+    for r in data["reference_points"]:
+        r["table"]["x"] = float(np.clip(r["table"]["x"], 60, 1740))
+        r["table"]["y"] = float(np.clip(r["table"]["y"], 60, 890))
+    lay = type(lay).model_validate(data)
+    new = calibrate_file(p, lay, aruco=True)
+    got = new.homography()
+    for x, y in [(300, 300), (900, 500), (1500, 800)]:
+        a = got @ [x, y, 1]
+        b = h_true @ [x, y, 1]
+        assert np.allclose(a[:2] / a[2], b[:2] / b[2], atol=1.5)
+
+
+def test_missing_marker_is_named(tmp_path: Path) -> None:
+    img = np.full((200, 200, 3), 90, np.uint8)
+    p = tmp_path / "f.png"
+    cv2.imwrite(str(p), img)
+    with pytest.raises(CalibrationError, match=r"not found for reference point\(s\) 0 \(a\), 1 \(b\)"):
+        calibrate_file(p, make_layout(), aruco=True)
+    assert find_markers(img) == {}
+
+
+def test_points_parse_and_validate() -> None:
+    assert parse_points("1,2 3,4 5,6 7,8") == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    with pytest.raises(CalibrationError, match="expected 4 points"):
+        parse_points("1,2 3,4")
+    with pytest.raises(CalibrationError, match="'1;2' is not 'x,y'|is not 'x,y'"):
+        parse_points("1 2 3,4 5,6 7,8")
+    with pytest.raises(CalibrationError, match="degenerate"):
+        with_image_points(make_layout(), [(0, 0), (10, 10), (20, 20), (30, 30)], (100, 100))
+
+
+def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
+    lay_in = tmp_path / "in.yaml"
+    make_layout().dump(lay_in)
+    img = tmp_path / "f.png"
+    cv2.imwrite(str(img), np.zeros((600, 800, 3), np.uint8))
+    out = tmp_path / "out.yaml"
+    res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out),
+                                   "--points", "10,20 790,25 780,590 15,580"])
+    assert res.exit_code == 0, res.output
+    new = load_layout(out)
+    assert [(r.image.x, r.image.y) for r in new.reference_points] == [(10, 20), (790, 25), (780, 590), (15, 580)]
+    assert (new.image_width, new.image_height) == (800, 600)
+    res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out)])
+    assert res.exit_code == 1 and "exactly one of --aruco or --points" in res.output

@@ -1,0 +1,45 @@
+"""The layout file as the camera pipeline uses it: errors that name the field, deal order, geometry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from test_pipeline_synth import make_layout
+
+from vision.layout import LayoutError, load_layout
+
+
+def test_round_trip_yaml_and_json(tmp_path: Path) -> None:
+    lay = make_layout()
+    for name in ("l.yaml", "l.json"):
+        lay.dump(tmp_path / name)
+        assert load_layout(tmp_path / name) == lay
+
+
+def test_bad_field_is_named(tmp_path: Path) -> None:
+    data = make_layout().model_dump(mode="json")
+    data["seats"][1]["high"] = data["seats"][1]["high"][:2]
+    data["image_width"] = 0
+    p = tmp_path / "bad.yaml"
+    p.write_text(yaml.safe_dump(data))
+    with pytest.raises(LayoutError) as e:
+        load_layout(p)
+    msg = str(e.value)
+    assert "bad.yaml" in msg and "seats.1.high" in msg and "image_width" in msg
+
+
+def test_deal_order_counter_clockwise_from_the_lcd() -> None:
+    lay = make_layout()
+    assert lay.deal_order(2) == ["seat2", "seat1", "dealer", "seat3"]
+    with pytest.raises(ValueError, match="outside 1..4"):
+        lay.deal_order(5)
+
+
+def test_homography_maps_reference_points() -> None:
+    lay = make_layout()
+    for r in lay.reference_points:
+        got = lay.to_image([r.table])[0]
+        assert np.allclose(got, [r.image.x, r.image.y], atol=1e-6)

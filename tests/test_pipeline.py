@@ -1,0 +1,169 @@
+"""The camera pipeline on synthetic footage with a fake detector (vision.pipeline)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from test_pipeline_synth import ColourDetector, SynthTable, make_layout, write_clip
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
+from vision.state import TableState
+
+CFG = PipelineConfig(analyse_fps=None)
+
+
+def _run(p: TablePipeline, t: SynthTable, n: int, start: int, fps: float = 12.5) -> list[TableState]:
+    out = []
+    for i in range(start, start + n):
+        s = p.process(i, i / fps, t.frame(i))
+        if s is not None:
+            out.append(s)
+    return out
+
+
+def test_reads_seats_dealer_displays_and_chips() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, lcd=3, chips={1, 3})
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    states = _run(p, t, 8, 0)
+    assert states[0].lcd == 3 and [s.chips for s in states[-1].seats] == [True, False, True]
+    t.cards = [("Kd", 330, 620), ("As", 250, 620), ("BACK", 560, 620), ("Qh", 1000, 330), ("Jc", 700, 200),
+               ("Ts", 1400, 755)]
+    t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    states = _run(p, t, 8, 8)
+    s = states[-1]
+    assert (s.seat(1).high, s.seat(1).low, s.seat(1).dealt) == (["As", "Kd"], ["BACK"], [])
+    assert s.seat(3).dealt == ["Ts"]
+    assert (s.dealer.hand, s.dealer.high, s.dealer.low) == (["Jc"], [], ["Qh"])
+    assert (s.iverify.mode, s.iverify.high, s.iverify.low, s.iverify.visible) == (
+        "dealer", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"], True)
+    assert s.occluded == []
+
+
+def test_unchanged_zones_do_not_run_the_detector() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620)])
+    det = ColourDetector()
+    p = TablePipeline(lay, det, CFG)
+    _run(p, t, 6, 0)
+    settled = det.calls
+    assert settled <= 2 * 4  # 4 card/display regions, each read twice at most (read + confirm)
+    _run(p, t, 30, 6)
+    assert det.calls == settled
+    t.cards.append(("Kd", 330, 620))  # one seat changes: only that region is read again
+    _run(p, t, 6, 36)
+    assert det.calls - settled == 2
+
+
+def test_a_flickering_detector_never_reaches_the_state() -> None:
+    lay = make_layout()
+    t = SynthTable(lay)
+    det = ColourDetector()
+    p = TablePipeline(lay, det, CFG)
+    _run(p, t, 6, 0)
+    t.cards = [("As", 250, 620), ("Kd", 330, 620)]
+    det.wrong = 1  # the first read after the change says Joker
+    states = _run(p, t, 10, 6)
+    assert all("Jk" not in s.seat(1).high for s in states)
+    assert states[-1].seat(1).high == ["As", "Kd"]
+
+
+def test_a_card_seen_for_one_frame_is_ignored() -> None:
+    lay = make_layout()
+    t = SynthTable(lay)
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    states = _run(p, t, 6, 0)
+    t.cards = [("As", 250, 620)]
+    states += _run(p, t, 1, 6)
+    t.cards = []
+    states += _run(p, t, 8, 7)
+    assert all(s.seat(1).high == [] for s in states)
+
+
+def test_arm_over_cards_keeps_them_and_lists_the_zone_occluded() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    seen = []
+    for k, y in enumerate([200, 400, 600, 650, 650, 650, 650, 650, 650, 650, 650, 650, 400, 100]):
+        t.arm = (300.0, float(y))
+        seen += _run(p, t, 1, 8 + k)
+    t.arm = None
+    seen += _run(p, t, 6, 30)
+    assert all(s.seat(1).high == ["As", "Kd"] for s in seen)
+    assert any("seat1.high" in s.occluded for s in seen)  # while the arm rests over the cards
+    assert seen[-1].occluded == []
+
+
+def test_cards_moved_under_the_arm_are_read_after_it_leaves() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    t.arm = (300.0, 650.0)
+    _run(p, t, 4, 8)
+    t.cards = [("As", 560, 620), ("Kd", 330, 620)]  # one card slid to the low area under the arm
+    _run(p, t, 4, 12)
+    t.arm = None
+    s = _run(p, t, 8, 16)[-1]
+    assert (s.seat(1).high, s.seat(1).low) == (["Kd"], ["As"])
+
+
+def test_towel_over_iverify_reports_not_visible() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, header="SEAT 2", iv_high=["As", "Kd", "Qh", "Jc", "Ts"], iv_low=["9h", "2c"])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    assert _run(p, t, 8, 0)[-1].iverify.mode == "seat"
+    t.towel = True
+    s = _run(p, t, 8, 8)[-1]
+    assert s.iverify.visible is False and s.iverify.seat == 2
+
+
+def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    frames = [t.frame(i) for i in range(10)]
+    t.cards = [("As", 250, 620)]
+    frames += [t.frame(i) for i in range(10, 30)]
+    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    res = list(watch(clip, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5)))
+    assert all(isinstance(r, FrameResult) and r.image.shape == (720, 1280, 3) for r in res)
+    assert res[0].state.lcd == 5
+    last = res[-1].state
+    assert last.seat(1).high == ["As"]
+    assert last.t == last.frame / 25.0 and last.frame % 2 == 0 and 10 < last.frame < 30
+
+
+def test_cli_watch_prints_json_and_text(tmp_path: Path) -> None:
+    lay = make_layout()
+    lp = tmp_path / "lay.yaml"
+    lay.dump(lp)
+    t = SynthTable(lay, lcd=2)
+    frames = [t.frame(i) for i in range(8)]
+    t.cards = [("Qh", 250, 620)]
+    frames += [t.frame(i) for i in range(8, 20)]
+    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    det = "test_pipeline_synth:ColourDetector"
+    r = CliRunner().invoke(app, ["watch", str(clip), "--layout", str(lp), "--json", "--detector", det])
+    assert r.exit_code == 0, r.output
+    states = [TableState.model_validate_json(line) for line in r.output.splitlines()]
+    assert states[-1].seat(1).high == ["Qh"] and states[0].lcd == 2
+    r = CliRunner().invoke(app, ["watch", str(clip), "--layout", str(lp), "--detector", det])
+    assert r.exit_code == 0 and "seat1.high=Qh" in r.output and "lcd=2" in r.output
+    r = CliRunner().invoke(app, ["watch", str(tmp_path / "none.mp4"), "--layout", str(lp), "--detector", det])
+    assert r.exit_code == 1 and "none.mp4: no such file" in r.output
+
+
+def test_config_is_validated() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="stable_frames"):
+        PipelineConfig(stable_frames=0)
+    assert json.loads(PipelineConfig().model_dump_json())["analyse_fps"] == 12.5
+    assert np.isfinite(CFG.occlusion_fraction)

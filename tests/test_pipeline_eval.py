@@ -1,0 +1,115 @@
+"""Scoring the pipeline against ground truth (vision.evaluate, `paigow-monitor eval-vision`)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+from test_pipeline_synth import CARD_H, CARD_W, SynthTable, _to_img, make_layout, write_clip
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from compliance.events import ClipTruth, RoundRecord
+from vision.evaluate import score_states
+from vision.state import DealerState, SeatState, TableState
+
+FPS = 25.0
+# (frames, cards as (token, x, y, zone))
+SCENES: list[tuple[int, list[tuple[str, float, float, str]]]] = [
+    (30, []),
+    (40, [("BACK", 220, 755, "seat1.dealt"), ("Jc", 700, 200, "dealer.hand"), ("Qh", 790, 200, "dealer.hand")]),
+    (40, [("BACK", 250, 620, "seat1.high"), ("BACK", 560, 620, "seat1.low"), ("Jc", 700, 200, "dealer.hand"),
+          ("Qh", 790, 200, "dealer.hand")]),
+    (40, [("As", 250, 620, "seat1.high"), ("Kd", 330, 620, "seat1.high"), ("9h", 560, 620, "seat1.low"),
+          ("Jc", 650, 330, "dealer.high"), ("Qh", 1000, 330, "dealer.low")]),
+]
+
+
+def _truth_state(frame: int, cards: list[tuple[str, float, float, str]]) -> TableState:
+    seats = {n: SeatState(seat=n) for n in (1, 2, 3)}
+    dealer = DealerState()
+    for tok, x, _y, zone in sorted(cards, key=lambda c: c[1]):
+        area, part = zone.split(".")
+        tgt = dealer if area == "dealer" else seats[int(area[4:])]
+        getattr(tgt, part).append(tok)
+    return TableState(table_id="T1", frame=frame, t=frame / FPS, seats=list(seats.values()), dealer=dealer)
+
+
+def _make_clip(tmp: Path) -> Path:
+    lay = make_layout()
+    lay.dump(tmp / "table.yaml")
+    h = lay.homography()
+    frames, states, boxes = [], [], []
+    n = 0
+    for count, cards in SCENES:
+        states.append(_truth_state(n, cards).model_dump_json())
+        t = SynthTable(lay, cards=[(c, x, y) for c, x, y, _ in cards])
+        for _ in range(count):
+            frames.append(t.frame(n))
+            recs = []
+            for tok, x, y, zone in cards:
+                q = np.array([[x - CARD_W / 2, y - CARD_H / 2], [x + CARD_W / 2, y - CARD_H / 2],
+                              [x + CARD_W / 2, y + CARD_H / 2], [x - CARD_W / 2, y + CARD_H / 2]])
+                qi = _to_img(h, q).astype(float)
+                recs.append({"card": tok, "quad": qi.tolist(), "xyxy": [*qi.min(0), *qi.max(0)], "zone": zone,
+                             "visible": 1.0})
+            if recs:
+                boxes.append(json.dumps({"frame": n, "t": n / FPS, "cards": recs}))
+            n += 1
+    clip = write_clip(tmp / "c.avi", frames, FPS)
+    (tmp / "c.states.jsonl").write_text("\n".join(states) + "\n")
+    with gzip.open(tmp / "c.boxes.jsonl.gz", "wt") as f:
+        f.write("\n".join(boxes) + "\n")
+    truth = ClipTruth(clip="c.avi", table_id="T1", game="seven-card", fps=FPS, frames=n, layout="table.yaml", seed=0,
+                      scenario="test", rounds=[RoundRecord(round=1, game="seven-card", t_start=0.0, t_end=n / FPS)])
+    (tmp / "c.truth.json").write_text(truth.model_dump_json())
+    return clip
+
+
+def test_eval_vision_with_truth_boxes_and_with_a_detector(tmp_path: Path) -> None:
+    clip = _make_clip(tmp_path)
+    out = tmp_path / "score.json"
+    r = CliRunner().invoke(app, ["eval-vision", str(clip), "--truth-boxes", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "rounds exact 1/1" in r.output and "PASS" in r.output
+    score = json.loads(out.read_text())[0]
+    assert score["zones"]["seat.high"]["tp"] == 2 and score["zones"]["dealer.hand"]["tp"] == 4
+    r = CliRunner().invoke(app, ["eval-vision", str(clip), "--detector", "test_pipeline_synth:ColourDetector"])
+    assert r.exit_code == 0, r.output
+
+
+def test_eval_vision_fails_on_a_missed_target(tmp_path: Path) -> None:
+    clip = _make_clip(tmp_path)
+    # a detector that never sees the dealer's cards
+    r = CliRunner().invoke(app, ["eval-vision", str(clip), "--detector", "test_pipeline_eval:BlindDealer"])
+    assert r.exit_code == 1, r.output
+    assert "FAIL" in r.output and "rounds exact 0/1" in r.output and "dealer" in r.output
+
+
+class BlindDealer:
+    def __init__(self) -> None:
+        from test_pipeline_synth import ColourDetector
+
+        self.inner = ColourDetector()
+
+    def detect(self, image: np.ndarray):  # type: ignore[no-untyped-def]
+        d = self.inner.detect(image)
+        keep = np.array([lab not in ("Jc", "Qh") for lab in d.labels], bool)
+        return d[keep]
+
+
+def test_score_counts_misplaced_cards_both_ways_and_skips_occluded() -> None:
+    truth = [_truth_state(0, [("As", 250, 620, "seat1.high")]),
+             _truth_state(50, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")])]
+    pred = [_truth_state(10, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.high")]),
+            _truth_state(55, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")])]
+    s = score_states("x", truth, pred, fps=25, n_frames=100, rounds=[(1, 0.0, 2.0), (2, 2.0, 4.0)])
+    assert (s.zones["seat.high"].tp, s.zones["seat.high"].fp, s.zones["seat.low"].tp) == (2, 1, 1)
+    assert (s.rounds, s.rounds_exact) == (2, 1) and s.round_errors[0].startswith("round 1: t=1.96s seat1.high")
+    pred = pred[:1]
+    for st in truth:
+        st.occluded.extend(["seat1.low", "seat1.high"])
+    s = score_states("x", truth, pred, fps=25, n_frames=100)
+    assert s.total.fp == 0 and s.total.fn == 0 and s.moments == 2

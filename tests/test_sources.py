@@ -1,0 +1,125 @@
+"""Video sources: files, folders, live streams with reconnect (vision.sources)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from test_pipeline_synth import write_clip
+
+from vision.sources import SourceError, iter_frames, read_first_frame
+
+
+def _frames(n: int, w: int = 64, h: int = 48) -> list[np.ndarray]:
+    out = []
+    for i in range(n):
+        f = np.zeros((h, w, 3), np.uint8)
+        cv2.putText(f, str(i), (5, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (255, 255, 255), 2)
+        out.append(f)
+    return out
+
+
+def test_file_timestamps_come_from_the_position(tmp_path: Path) -> None:
+    p = write_clip(tmp_path / "a.avi", _frames(10), fps=20.0)
+    fr = list(iter_frames(p))
+    assert [f.index for f in fr] == list(range(10))
+    assert [f.t for f in fr] == pytest.approx([i / 20.0 for i in range(10)])
+    assert all(f.clip == str(p) and not f.live for f in fr)
+
+
+def test_analyse_fps_decodes_every_nth_frame_and_grabs_the_rest(tmp_path: Path) -> None:
+    p = write_clip(tmp_path / "a.avi", _frames(10), fps=20.0)
+    fr = list(iter_frames(p, analyse_fps=5.0))
+    assert [f.index for f in fr] == [0, 4, 8]
+    all_ = list(iter_frames(p, analyse_fps=5.0, skipped=True))
+    assert [f.image is None for f in all_] == [i % 4 != 0 for i in range(10)]
+    # the decoded frames are the right ones (not the next in the file)
+    assert np.abs(fr[1].image.astype(int) - _frames(10)[4].astype(int)).mean() < 8
+
+
+def test_folder_in_name_order_each_clip_its_own_time(tmp_path: Path) -> None:
+    write_clip(tmp_path / "b.avi", _frames(3), fps=10.0)
+    write_clip(tmp_path / "a.avi", _frames(2), fps=10.0)
+    (tmp_path / "notes.txt").write_text("x")
+    fr = list(iter_frames(tmp_path))
+    assert [(Path(f.clip).name, f.index, f.t) for f in fr] == [
+        ("a.avi", 0, 0.0), ("a.avi", 1, 0.1), ("b.avi", 0, 0.0), ("b.avi", 1, 0.1), ("b.avi", 2, 0.2)]
+
+
+def test_image_file_is_one_frame(tmp_path: Path) -> None:
+    p = tmp_path / "x.png"
+    cv2.imwrite(str(p), _frames(1)[0])
+    assert read_first_frame(p).shape == (48, 64, 3)
+
+
+def test_missing_and_unreadable_inputs_name_the_file(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="nope.mp4: no such file"):
+        list(iter_frames(tmp_path / "nope.mp4"))
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"this is not a video" * 100)
+    with pytest.raises(SourceError, match="bad.mp4"):
+        list(iter_frames(bad))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SourceError, match="folder holds no video"):
+        list(iter_frames(empty))
+
+
+def test_truncated_file_names_the_frame(tmp_path: Path) -> None:
+    p = write_clip(tmp_path / "t.avi", _frames(40), fps=25.0)
+    data = p.read_bytes()
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(SourceError, match=r"cut.avi: frame \d+: cannot decode"):
+        list(iter_frames(cut))
+
+
+class _FakeCap:
+    """A stream that gives ``good`` frames per connection, then drops."""
+
+    opened = 0
+
+    def __init__(self, target: object, plan: list[int]) -> None:
+        self.left = plan[_FakeCap.opened] if _FakeCap.opened < len(plan) else 0
+        self.ok = _FakeCap.opened < len(plan)
+        _FakeCap.opened += 1
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return self.ok
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, np.zeros((4, 4, 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_stream_reconnects_with_backoff_and_logs(caplog: pytest.LogCaptureFixture) -> None:
+    _FakeCap.opened = 0
+    plan = [3, 2]
+    clock = iter(np.arange(0, 100, 0.04).tolist())
+    sleeps: list[float] = []
+    with caplog.at_level(logging.WARNING, logger="vision.sources"), pytest.raises(SourceError, match="gave up after 3"):
+        got = []
+        for f in iter_frames("rtsp://cam/1", opener=lambda t: _FakeCap(t, plan), reconnect_tries=3,
+                             backoff_s=0.5, clock=lambda: next(clock), sleep=sleeps.append):
+            got.append(f)
+    assert len(got) == 5 and all(f.live for f in got)
+    assert [f.index for f in got] == [0, 1, 2, 3, 4]
+    assert got[0].t < got[-1].t
+    assert sleeps == [0.5, 0.5, 1.0, 2.0]  # back-off restarts after the stream came back
+    text = caplog.text
+    assert "rtsp://cam/1: no frame after frame 2; reconnecting in 0.5 s" in text
+    assert "stream back after 1 reconnect attempt" in text
+
+
+def test_stream_that_never_opens() -> None:
+    _FakeCap.opened = 0
+    with pytest.raises(SourceError, match="camera 0: cannot open"):
+        list(iter_frames(0, opener=lambda t: _FakeCap(t, [])))

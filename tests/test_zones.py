@@ -1,0 +1,69 @@
+"""Zones: rectifying layout regions to upright crops and mapping crop points back."""
+
+from __future__ import annotations
+
+import numpy as np
+from test_pipeline_synth import ColourDetector, SynthTable, make_layout
+
+from vision.zones import build_regions, local_scale
+
+
+def _regions() -> dict[str, object]:
+    return {r.name: r for r in build_regions(make_layout())}
+
+
+def test_every_layout_area_has_a_region_in_fixed_order() -> None:
+    names = [r.name for r in build_regions(make_layout())]
+    assert names == ["seat1", "seat2", "seat3", "dealer", "iverify", "lcd", "seat1.bet", "seat2.bet", "seat3.bet"]
+
+
+def test_crop_table_image_round_trip() -> None:
+    lay = make_layout()
+    r = next(r for r in build_regions(lay) if r.name == "seat2")
+    crop_pts = np.array([[10.0, 20.0], [100.0, 50.0]])
+    img = r.crop_to_image(crop_pts)
+    assert np.allclose(r.image_to_crop(img), crop_pts, atol=1e-6)
+    # crop -> table -> image agrees with crop -> image
+    table = r.crop_to_table(crop_pts)
+    h = lay.homography()
+    q = np.concatenate([table, np.ones((2, 1))], 1) @ h.T
+    assert np.allclose(q[:, :2] / q[:, 2:3], img, atol=1e-6)
+
+
+def test_rectified_card_lies_where_the_table_says() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 300.0, 620.0)], noise=0)
+    r = next(r for r in build_regions(lay) if r.name == "seat1")
+    crop = r.rectify(t.frame())
+    dets = ColourDetector().detect(crop)
+    assert dets.labels == ["As"]
+    centre_mm = r.crop_to_table(dets.centers)[0]
+    assert np.allclose(centre_mm, [300.0, 620.0], atol=4.0)
+    # upright: a 63 x 88 mm card stays taller than wide after rectification despite the keystone
+    x1, y1, x2, y2 = dets.xyxy[0]
+    assert abs((x2 - x1) / r.px_per_mm - 63) < 5 and abs((y2 - y1) / r.px_per_mm - 88) < 5
+
+
+def test_assign_prefers_high_and_low_over_the_deal_spot() -> None:
+    lay = make_layout()
+    r = next(r for r in build_regions(lay) if r.name == "seat1")
+
+    def crop_of(x: float, y: float) -> np.ndarray:
+        return (np.array([[x, y]]) - np.array(r.origin_mm)) * r.px_per_mm
+
+    pts = np.concatenate([crop_of(300, 620), crop_of(560, 620), crop_of(370, 760), crop_of(300, 686),
+                          crop_of(1200, 100)])
+    assert r.assign(pts) == ["seat1.high", "seat1.low", "seat1.dealt", "seat1.high", None]
+
+
+def test_local_scale_follows_the_keystone() -> None:
+    h = make_layout().homography()
+    # the near edge (y = 950) is wider in the image than the far edge (y = 0)
+    assert local_scale(h, (900, 900)) > local_scale(h, (900, 50))
+
+
+def test_small_crop_and_mask_sizes() -> None:
+    r = next(r for r in build_regions(make_layout()) if r.name == "dealer")
+    small = r.rectify(SynthTable(make_layout()).frame(), 0.25)
+    assert small.shape[:2] == r.zone_mask(0.25).shape
+    assert 0 < (r.zone_mask() > 0).mean() < 1
