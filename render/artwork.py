@@ -148,7 +148,12 @@ def load_deck(name: str, card_width: int = 200) -> CardArt:
             tmp = paths[tok].with_suffix(".tmp.png")
             cv2.imwrite(str(tmp), img)
             tmp.replace(paths[tok])
-    imgs = {t: cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for t, p in paths.items()}
+    imgs: dict[str, np.ndarray] = {}
+    for t, p in paths.items():
+        raw = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+        if raw is None or raw.ndim != 3 or raw.shape[2] != 4:
+            raise ArtworkError(f"{p}: unreadable cached card image (delete {cache} to rasterise again)")
+        imgs[t] = np.asarray(raw)
     from rules.cards import parse_card
 
     faces = {parse_card(t): imgs[t] for t in tokens[:52]}

@@ -1,0 +1,804 @@
+"""The director: plays scenario rounds on the table, frame by frame, and records the truth.
+
+It moves cards (poses in table mm), the dealer's arm, the LCD, the i-Verify display, chips and the
+display cover, and appends one ``FrameScene`` per video frame. It writes the round records
+(``compliance.events``) as it goes: hands, events and the findings of the violations it injects.
+The true findings come from the injection, never from compliance code.
+
+Procedure of a round (seed 000 rules 3-7, seed 002 rules 3.6-3.8, SPEC.md "Events and checks"):
+LCD shows the start position; hands (7 cards, 6 in the 6-card game) go from the shuffler to every
+position counter-clockwise from the LCD's (empty spots included) and the dealer; the empty spots'
+hands are collected unplayed; players set face down as two piles in H and L (i-Verify seats last,
+with the display showing "SEAT n" and the house way); the i-Verify display shows "DEALER" with
+his house way; the dealer exposes his hand, sets it by the house way; he turns each active hand
+face up (re-setting a 7-card foul by the house way); everything is collected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+
+from compliance.events import CHECK_RULES, CheckId, Event, EventKind, Finding, HandRecord, RoundRecord
+from render.houseway import foul_setting_exists, house_way, is_foul_cards, other_setting, random_fair_setting
+from render.scenario import RoundSpec, Scenario, Violation
+from render.table import Pose, TableGeometry
+from rules.cards import DECK, Card, format_cards, parse_card, parse_cards
+from vision.layout import TableLayout
+
+__all__ = ["ArmPose", "CardView", "Director", "FrameScene", "IVerifyView"]
+
+FPS = 25.0
+
+
+@dataclass(frozen=True)
+class CardView:
+    cid: int
+    token: str  # the card's true identity ("As", "Jk")
+    face_up: bool
+    pose: Pose
+    zone: str  # "seat3.high", "dealer.hand", "moving", ...
+    owner: str  # position whose hand the card belongs to
+
+
+@dataclass(frozen=True)
+class ArmPose:
+    x: float  # the hand's centre, table mm
+    y: float
+    shoulder_x: float
+
+
+@dataclass(frozen=True)
+class IVerifyView:
+    mode: Literal["blank", "seat", "dealer"] = "blank"
+    seat: int | None = None
+    high: tuple[str, ...] = ()
+    low: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FrameScene:
+    cards: tuple[CardView, ...]  # bottom to top
+    arm: ArmPose | None
+    lcd: int | None
+    iverify: IVerifyView
+    covered: bool  # something opaque lies over the i-Verify display
+    chips: frozenset[int]
+    round: int | None
+
+
+@dataclass
+class _Hand:
+    position: str
+    cards: list[str]
+    active: bool
+    high: list[str] = field(default_factory=list)
+    low: list[str] = field(default_factory=list)
+    set_by: SetBy = "unknown"
+
+
+SetBy = Literal["player", "iverify", "dealer", "unknown"]
+
+
+def _ease(p: float) -> float:
+    return 0.5 - 0.5 * math.cos(math.pi * min(max(p, 0.0), 1.0))
+
+
+def _lerp_pose(a: Pose, b: Pose, p: float) -> Pose:
+    e = _ease(p)
+    ang_a, ang_b = math.atan2(a.uy, a.ux), math.atan2(b.uy, b.ux)
+    d = (ang_b - ang_a + math.pi) % (2 * math.pi) - math.pi
+    ang = ang_a + d * e
+    return Pose(a.x + (b.x - a.x) * e, a.y + (b.y - a.y) * e, math.cos(ang), math.sin(ang))
+
+
+def _seat_of(position: str) -> int | None:
+    return None if position == "dealer" else int(position[4:])
+
+
+class Director:
+    """Builds the frames and the truth of one clip."""
+
+    def __init__(self, scenario: Scenario, layout: TableLayout, seed: int) -> None:
+        self.scenario = scenario
+        self.layout = layout
+        self.game = scenario.game
+        self.n_cards = 7 if self.game == "seven-card" else 6
+        self.rng = np.random.default_rng(seed)
+        self.geo = TableGeometry()
+        self.frames: list[FrameScene] = []
+        self.rounds: list[RoundRecord] = []
+        self._cards: dict[int, CardView] = {}
+        self._order: list[int] = []  # z order, bottom first
+        self._next_id = 0
+        self._arm: ArmPose | None = None
+        self._lcd: int | None = None
+        self._iv = IVerifyView()
+        self._covered = False
+        self._chips: frozenset[int] = frozenset()
+        self._round: int | None = None
+        self._record: RoundRecord | None = None
+        self.pending_observable: list[tuple[int, Finding, str, tuple[str, ...]]] = []
+
+    # --- timeline primitives -----------------------------------------------------------------
+    @property
+    def frame(self) -> int:
+        return len(self.frames)
+
+    @property
+    def t(self) -> float:
+        return round(self.frame / FPS, 3)
+
+    def _snap(self) -> None:
+        self.frames.append(
+            FrameScene(
+                cards=tuple(self._cards[c] for c in self._order),
+                arm=self._arm,
+                lcd=self._lcd,
+                iverify=self._iv,
+                covered=self._covered,
+                chips=self._chips,
+                round=self._round,
+            )
+        )
+
+    def hold(self, seconds: float) -> None:
+        for _ in range(max(1, round(seconds * FPS))):
+            self._snap()
+
+    def _add(self, token: str, pose: Pose, face_up: bool, zone: str, owner: str) -> int:
+        cid = self._next_id
+        self._next_id += 1
+        self._cards[cid] = CardView(cid, token, face_up, pose, zone, owner)
+        self._order.append(cid)
+        return cid
+
+    def _remove(self, cids: Sequence[int]) -> None:
+        for c in cids:
+            del self._cards[c]
+            self._order.remove(c)
+
+    def _raise(self, cids: Sequence[int]) -> None:
+        for c in cids:
+            self._order.remove(c)
+        self._order.extend(cids)
+
+    def _shoulder(self, x: float) -> float:
+        return 600.0 if x < self.geo.dealer_centre[0] else 920.0
+
+    def _arm_to(self, x: float, y: float, seconds: float) -> None:
+        """Move the dealer's hand to (x, y) (from off the table if the arm is not out)."""
+        sh = self._shoulder(x)
+        start = self._arm or ArmPose(sh, -160.0, sh)
+        n = max(1, round(seconds * FPS))
+        for k in range(1, n + 1):
+            e = _ease(k / n)
+            self._arm = ArmPose(start.x + (x - start.x) * e, start.y + (y - start.y) * e, start.shoulder_x)
+            self._snap()
+
+    def _arm_away(self, seconds: float = 0.3) -> None:
+        if self._arm is None:
+            return
+        start = self._arm
+        n = max(1, round(seconds * FPS))
+        for k in range(1, n + 1):
+            e = _ease(k / n)
+            self._arm = ArmPose(
+                start.x + (start.shoulder_x - start.x) * e, start.y + (-160.0 - start.y) * e, start.shoulder_x
+            )
+            self._snap()
+        self._arm = None
+
+    def move(
+        self,
+        moves: Sequence[tuple[int, Pose, str, bool]],
+        seconds: float,
+        arm: bool = True,
+        remove_at_end: bool = False,
+        reach: float = 0.3,
+    ) -> None:
+        """Move cards to new poses (``(cid, target, zone, face_up)``), turning them over on the way."""
+        cids = [m[0] for m in moves]
+        if arm:
+            src = self._centroid([self._cards[c].pose for c in cids])
+            self._arm_to(src[0], src[1], reach)
+        self._raise(cids)
+        starts = {c: self._cards[c] for c in cids}
+        for c in cids:
+            self._cards[c] = replace(self._cards[c], zone="moving")
+        n = max(2, round(seconds * FPS))
+        for k in range(1, n + 1):
+            p = k / n
+            for cid, target, zone, face_up in moves:
+                s = starts[cid]
+                pose = _lerp_pose(s.pose, target, p)
+                up = s.face_up
+                if face_up != s.face_up:
+                    pose = replace(pose, sx=max(0.04, abs(1 - 2 * p)))
+                    up = face_up if p >= 0.5 else s.face_up
+                self._cards[cid] = replace(
+                    self._cards[cid], pose=pose, face_up=up, zone=zone if k == n else "moving"
+                )
+            if arm:
+                cx, cy = self._centroid([self._cards[c].pose for c in cids])
+                self._arm = ArmPose(cx, cy, self._arm.shoulder_x if self._arm else self._shoulder(cx))
+            if remove_at_end and k == n:
+                self._remove(cids)
+            self._snap()
+
+    @staticmethod
+    def _centroid(poses: Sequence[Pose]) -> tuple[float, float]:
+        return (sum(p.x for p in poses) / len(poses), sum(p.y for p in poses) / len(poses))
+
+    # --- truth ----------------------------------------------------------------------------
+    def _event(
+        self,
+        kind: EventKind,
+        position: str | None = None,
+        cards: Sequence[str] = (),
+        high: Sequence[str] = (),
+        low: Sequence[str] = (),
+        detail: str = "",
+    ) -> None:
+        assert self._record is not None and self._round is not None
+        self._record.events.append(
+            Event(
+                round=self._round,
+                kind=kind,
+                t=self.t,
+                frame=self.frame,
+                position=position,
+                seat=_seat_of(position) if position else None,
+                cards=list(cards),
+                high=list(high),
+                low=list(low),
+                detail=detail,
+            )
+        )
+
+    def _finding(
+        self, check: CheckId, seat: int | None, expected: str, observed: str, frame: int | None = None
+    ) -> Finding:
+        assert self._record is not None and self._round is not None
+        f = self.frame if frame is None else frame
+        finding = Finding(
+            round=self._round,
+            check_id=check,
+            seat=seat,
+            t=round(f / FPS, 3),
+            frame=f,
+            rule=CHECK_RULES[check],
+            expected=expected,
+            observed=observed,
+        )
+        self._record.findings.append(finding)
+        return finding
+
+    # --- a clip ---------------------------------------------------------------------------
+    def run(self) -> list[RoundRecord]:
+        self.hold(0.6)
+        for k, spec in enumerate(self.scenario.rounds, start=1):
+            self._play_round(k, spec)
+            self.hold(0.8)
+        self._resolve_observable()
+        return self.rounds
+
+    def _deal_cards(
+        self, spec: RoundSpec, order: list[str], active: set[int], extra: dict[str, int], foul_seats: set[int]
+    ) -> dict[str, list[str]]:
+        """Cards per position: fixed ones from the scenario, the rest from a shuffled 53-card deck."""
+        fixed = {pos: [c.code for c in parse_cards(text)] for pos, text in spec.hands.items()}
+        for pos, codes in fixed.items():
+            if pos not in self.layout.positions:
+                raise ValueError(f"hands: unknown position {pos!r} (positions: {self.layout.positions})")
+            if len(codes) != self.n_cards + extra.get(pos, 0):
+                raise ValueError(f"hands.{pos}: {len(codes)} cards, the game deals {self.n_cards}")
+        for _attempt in range(200):
+            used = {c for codes in fixed.values() for c in codes}
+            rest = [c.code for c in DECK if c.code not in used]
+            self.rng.shuffle(rest)
+            out: dict[str, list[int]] = {}
+            for pos in order:
+                if pos in fixed:
+                    out[pos] = fixed[pos]
+                else:
+                    k = self.n_cards + extra.get(pos, 0)
+                    out[pos], rest = rest[:k], rest[k:]
+            # A seat that fouls needs a hand where a foul setting exists.
+            if all(foul_setting_exists(self._as_cards(out[f"seat{s}"])) for s in foul_seats):
+                return {pos: [str(Card.from_code(c)) for c in codes] for pos, codes in out.items()}
+        raise ValueError("could not deal hands that allow the requested fouls")
+
+    @staticmethod
+    def _as_cards(tokens: Sequence[int] | Sequence[str]) -> tuple[Card, ...]:
+        return tuple(Card.from_code(t) if isinstance(t, int) else parse_card(t) for t in tokens)
+
+    def _play_round(self, k: int, spec: RoundSpec) -> None:
+        rng = self.rng
+        geo = self.geo
+        self._round = k
+        v: dict[CheckId, Violation] = {x.check: x for x in spec.violations}
+        lcd = spec.lcd if spec.lcd is not None else int(rng.integers(1, len(self.layout.positions) + 1))
+        if spec.active_seats is not None:
+            active_list = sorted(spec.active_seats)
+        else:
+            n_act = int(rng.integers(2, 5))
+            active_list = sorted(int(s) for s in rng.choice(np.arange(1, 7), n_act, replace=False))
+        active = set(active_list)
+        iv_seats = [s for s in spec.iverify_seats if s in active]
+        fouls = set(spec.fouls)
+        if CheckId.FOUL_MISHANDLED in v and not fouls:
+            pool = [s for s in active_list if s not in iv_seats]
+            want = v[CheckId.FOUL_MISHANDLED].seat
+            fouls = {want if want in pool else int(rng.choice(pool))}
+        if CheckId.IVERIFY_SEAT_EARLY in v and not iv_seats:
+            want = v[CheckId.IVERIFY_SEAT_EARLY].seat
+            pool = [s for s in active_list if s not in fouls]
+            iv_seats = [want if want in pool else int(rng.choice(pool))]
+        needs_two = (CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, CheckId.DEALER_REVEAL_EARLY)
+        if any(c in v for c in needs_two) and len(active) < 2:
+            raise ValueError(
+                f"round {k}: {[c.value for c in needs_two if c in v]} needs two or more active seats"
+            )
+
+        def pick_seat(check: CheckId, pool: Sequence[int]) -> int:
+            want = v[check].seat
+            if want is not None:
+                if want not in pool:
+                    raise ValueError(f"round {k}: {check.value} seat {want} must be one of {sorted(pool)}")
+                return want
+            return int(rng.choice(list(pool)))
+
+        # Who breaks what.
+        count_seat = pick_seat(CheckId.CARD_COUNT, active_list) if CheckId.CARD_COUNT in v else None
+        extra = {f"seat{count_seat}": 1} if count_seat else {}
+        expected_order = self.layout.deal_order(lcd)
+        order = list(expected_order)
+        if CheckId.DEAL_ORDER in v:
+            if v[CheckId.DEAL_ORDER].variant == "clockwise":
+                order = [order[0], *reversed(order[1:])]
+            else:
+                order = order[1:] + order[:1]
+        hands_tok = self._deal_cards(spec, order, active, extra, fouls)
+        foreign_seat = None
+        if CheckId.FOREIGN_CARD in v:
+            pool = [s for s in active_list if s != count_seat] or active_list
+            foreign_seat = pick_seat(CheckId.FOREIGN_CARD, pool)
+            victim = hands_tok[f"seat{foreign_seat}"]
+            dealer_toks = hands_tok["dealer"]
+            dup = dealer_toks[int(rng.integers(len(dealer_toks)))]
+            victim[int(rng.integers(len(victim)))] = dup  # a second deck's copy of a dealer's card
+        hands = {pos: _Hand(pos, hands_tok[pos], pos == "dealer" or _seat_of(pos) in active) for pos in order}
+
+        record = RoundRecord(round=k, game=self.game, t_start=self.t, lcd=lcd, deal_order=list(order))
+        self._record = record
+        self.rounds.append(record)
+
+        # --- round start: chips down, LCD shows the start position ---
+        self._chips = frozenset(active)
+        self.hold(0.6)
+        self._lcd = lcd
+        record.t_start = self.t
+        self._event(EventKind.ROUND_START, detail=f"LCD shows {lcd}")
+        self.hold(0.8)
+
+        # --- the deal ---
+        face_up = self.scenario.face_up_dealing
+        pile_ids: dict[str, list[int]] = {}
+        deal_order_finding_done = False
+        for i, pos in enumerate(order):
+            seat = _seat_of(pos)
+            toks = hands[pos].cards
+            start = Pose(geo.shuffler_out[0], geo.shuffler_out[1], 0.0, -1.0)
+            ids = [self._add(t, start, False, "moving", pos) for t in toks]
+            show_up = face_up and pos != "dealer"
+            if seat is None:
+                targets = geo.pile(None, "hand", len(ids), rng, 0.6)
+                zone = "dealer.hand"
+            elif show_up:
+                targets = geo.fan(seat, "dealt", len(ids), step=14.0)
+                zone = f"seat{seat}.dealt"
+            else:
+                targets = geo.pile(seat, "dealt", len(ids), rng, 0.6)
+                zone = f"seat{seat}.dealt"
+            self.move([(c, tp, zone, show_up) for c, tp in zip(ids, targets, strict=True)], 0.45, reach=0.2)
+            pile_ids[pos] = ids
+            self._event(EventKind.HAND_DEALT, pos, cards=toks, detail=f"{len(toks)} cards, deal #{i + 1}")
+            if pos != expected_order[i] and not deal_order_finding_done:
+                deal_order_finding_done = True
+                self._finding(
+                    CheckId.DEAL_ORDER,
+                    seat,
+                    f"LCD {lcd}: {', '.join(expected_order)}",
+                    f"dealt {', '.join(order)}",
+                )
+        self._arm_away()
+        self.hold(0.3)
+
+        # --- empty spots: their hands are collected unplayed ---
+        for pos in order:
+            if pos != "dealer" and not hands[pos].active:
+                ids = pile_ids.pop(pos)
+                d = Pose(geo.discard[0], geo.discard[1], 0.0, -1.0)
+                self.move([(c, d, "moving", False) for c in ids], 0.35, remove_at_end=True, reach=0.25)
+        self._arm_away()
+        self.hold(0.4)
+
+        # --- players set ---
+        n_low = 2 if self.game == "seven-card" else 1
+        self_setters = [s for s in active_list if s not in iv_seats]
+        rng.shuffle(self_setters)
+        for s in fouls:
+            assert s in self_setters, "a fouling seat sets its own hand"
+        late_seat: int | None = None  # a seat that sets only after an early i-Verify / dealer reveal
+        early = [
+            c
+            for c in (CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, CheckId.DEALER_REVEAL_EARLY)
+            if c in v
+        ]
+        if early:
+            pool = [s for s in self_setters if s not in iv_seats]
+            late_seat = pool[-1] if pool else None
+            if late_seat is None:
+                raise ValueError(f"round {k}: {early[0].value} needs an active seat that sets by itself")
+            self_setters.remove(late_seat)
+
+        def player_setting(s: int) -> tuple[list[str], list[str]]:
+            toks = hands[f"seat{s}"].cards
+            cards = self._as_cards(toks)
+            if s == count_seat:
+                hw = house_way(self.game, cards[: self.n_cards])
+                return [str(c) for c in hw[0]], [str(c) for c in hw[1]] + [str(cards[-1])]
+            if s in fouls:
+                hi, lo = random_fair_setting(cards, rng, foul=True)
+            elif rng.random() < 0.6:
+                hi, lo = house_way(self.game, cards)
+            else:
+                hi, lo = random_fair_setting(cards, rng, foul=False)
+            return [str(c) for c in hi], [str(c) for c in lo]
+
+        def set_seat(s: int, high: list[str], low: list[str], by: SetBy) -> None:
+            pos = f"seat{s}"
+            ids = pile_ids[pos]
+            by_tok: dict[str, list[int]] = {}
+            for c in ids:
+                by_tok.setdefault(self._cards[c].token, []).append(c)
+            hi_ids = [by_tok[t].pop() for t in high]
+            lo_ids = [by_tok[t].pop() for t in low]
+            if face_up:
+                hp, lp = geo.fan(s, "high", len(hi_ids)), geo.fan(s, "low", len(lo_ids))
+            else:
+                hp, lp = geo.pile(s, "high", len(hi_ids), rng), geo.pile(s, "low", len(lo_ids), rng)
+            moves = [(c, p, f"{pos}.high", face_up) for c, p in zip(hi_ids, hp, strict=True)]
+            moves += [(c, p, f"{pos}.low", face_up) for c, p in zip(lo_ids, lp, strict=True)]
+            self.move(moves, 0.5, arm=False)
+            pile_ids[pos] = hi_ids + lo_ids
+            h = hands[pos]
+            h.high, h.low, h.set_by = list(high), list(low), by
+            self._event(EventKind.SEAT_SET, pos, high=high, low=low, detail=f"set by {by}")
+            if face_up:
+                self._event(EventKind.PLAYER_EXPOSED, pos, high=high, low=low, detail="dealt face up")
+            set_done.add(s)
+
+        set_done: set[int] = set()
+
+        def unset_seats() -> list[int]:
+            return [s for s in active_list if s not in set_done]
+
+        def iverify_seat(s: int) -> None:
+            cards = self._as_cards(hands[f"seat{s}"].cards)
+            hi, lo = house_way(self.game, cards)
+            high, low = [str(c) for c in hi], [str(c) for c in lo]
+            self._iv = IVerifyView("seat", s, tuple(_display_order(high)), tuple(_display_order(low)))
+            waiting = [x for x in unset_seats() if x != s]
+            self._event(EventKind.IVERIFY_SEAT, f"seat{s}", high=high, low=low)
+            if waiting and CheckId.IVERIFY_SEAT_EARLY in v:
+                self._finding(
+                    CheckId.IVERIFY_SEAT_EARLY,
+                    s,
+                    "every other active seat set first",
+                    f"i-Verify shows seat {s} while seat(s) {waiting} have not set",
+                )
+            self.hold(2.0)
+            set_seat(s, high, low, "iverify")
+            self.hold(0.6)
+            self._iv = IVerifyView()
+
+        # IVERIFY-NOT-VISIBLE: the dealer drops a towel over the display before anyone uses it.
+        if CheckId.IVERIFY_NOT_VISIBLE in v:
+            bx = self.geo.iverify_box
+            self._arm_to((bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2, 0.45)
+            self._covered = True
+            self._finding(
+                CheckId.IVERIFY_NOT_VISIBLE,
+                None,
+                "i-Verify display visible to surveillance",
+                "display covered by a towel",
+            )
+            self.hold(0.3)
+            self._arm_away()
+
+        for s in self_setters:
+            self.hold(float(rng.uniform(0.3, 0.9)))
+            hi, lo = player_setting(s)
+            set_seat(s, hi, lo, "player")
+
+        dealer_cards = self._as_cards(hands["dealer"].cards)
+        d_hi, d_lo = house_way(self.game, dealer_cards)
+        d_high, d_low = [str(c) for c in d_hi], [str(c) for c in d_lo]
+        self.hold(0.5)
+
+        def show_dealer_iverify() -> None:
+            self._iv = IVerifyView(
+                "dealer", None, tuple(_display_order(d_high)), tuple(_display_order(d_low))
+            )
+            self._event(EventKind.IVERIFY_DEALER, "dealer", high=d_high, low=d_low)
+            waiting = unset_seats()
+            if waiting and CheckId.IVERIFY_DEALER_EARLY in v:
+                self._finding(
+                    CheckId.IVERIFY_DEALER_EARLY,
+                    None,
+                    "every active seat set first",
+                    f"i-Verify shows the dealer's house way while seat(s) {waiting} have not set",
+                )
+
+        def expose_dealer() -> None:
+            ids = pile_ids["dealer"]
+            rng.shuffle(ids)
+            fan = geo.fan(None, "hand", len(ids))
+            self.move([(c, p, "dealer.hand", True) for c, p in zip(ids, fan, strict=True)], 0.8)
+            self._event(EventKind.DEALER_EXPOSED, "dealer", cards=[self._cards[c].token for c in ids])
+            waiting = unset_seats()
+            if waiting and CheckId.DEALER_REVEAL_EARLY in v:
+                self._finding(
+                    CheckId.DEALER_REVEAL_EARLY,
+                    None,
+                    "every active seat set first",
+                    f"dealer exposed his cards while seat(s) {waiting} have not set",
+                )
+            self._arm_away()
+            exposed["dealer"] = True
+
+        exposed: dict[str, bool] = {}
+        # i-Verify seats: last, after every self-setting seat (unless injected early).
+        if CheckId.IVERIFY_SEAT_EARLY in v:
+            assert late_seat is not None
+            for s in iv_seats:
+                iverify_seat(s)
+            self.hold(0.5)
+            set_seat(late_seat, *player_setting(late_seat), "player")
+        elif CheckId.IVERIFY_DEALER_EARLY in v:
+            for s in iv_seats:
+                iverify_seat(s)
+            show_dealer_iverify()
+            self.hold(1.5)
+            assert late_seat is not None
+            set_seat(late_seat, *player_setting(late_seat), "player")
+            self.hold(0.6)
+            expose_dealer()
+        elif CheckId.DEALER_REVEAL_EARLY in v:
+            for s in iv_seats:
+                iverify_seat(s)
+            expose_dealer()
+            self.hold(0.8)
+            assert late_seat is not None
+            set_seat(late_seat, *player_setting(late_seat), "player")
+            self.hold(0.5)
+            if spec.iverify_dealer:
+                show_dealer_iverify()
+        else:
+            for s in iv_seats:
+                iverify_seat(s)
+        if not exposed.get("dealer"):
+            if spec.iverify_dealer:
+                show_dealer_iverify()
+                self.hold(1.0)
+            expose_dealer()
+        self.hold(0.8)
+
+        # --- the dealer sets his hand (by the house way unless HOUSE-WAY is injected) ---
+        set_high, set_low = d_high, d_low
+        if CheckId.HOUSE_WAY in v:
+            alt_hi, alt_lo = other_setting(self.game, dealer_cards, rng)
+            set_high, set_low = [str(c) for c in alt_hi], [str(c) for c in alt_lo]
+        ids = pile_ids["dealer"]
+        by_tok = {self._cards[c].token: c for c in ids}
+        hp, lp = geo.fan(None, "high", len(set_high)), geo.fan(None, "low", len(set_low))
+        moves = [
+            (by_tok[t], p, "dealer.high", True) for t, p in zip(_display_order(set_high), hp, strict=True)
+        ]
+        moves += [
+            (by_tok[t], p, "dealer.low", True) for t, p in zip(_display_order(set_low), lp, strict=True)
+        ]
+        self.move(moves, 0.8)
+        self._arm_away()
+        hands["dealer"].high, hands["dealer"].low, hands["dealer"].set_by = set_high, set_low, "dealer"
+        self._event(EventKind.DEALER_SET, "dealer", high=set_high, low=set_low)
+        if CheckId.HOUSE_WAY in v:
+            self._finding(
+                CheckId.HOUSE_WAY,
+                None,
+                f"{format_cards(d_hi)} / {format_cards(d_lo)}",
+                f"{' '.join(set_high)} / {' '.join(set_low)}",
+            )
+        self.hold(0.8)
+        self._iv = IVerifyView()
+
+        # --- HAND-TOUCHED-AFTER-REVEAL: a player swaps a card between his piles ---
+        if CheckId.HAND_TOUCHED_AFTER_REVEAL in v:
+            s = pick_seat(CheckId.HAND_TOUCHED_AFTER_REVEAL, active_list)
+            pos = f"seat{s}"
+            h = hands[pos]
+            hi_id = next(c for c in pile_ids[pos] if self._cards[c].zone.endswith(".high"))
+            lo_id = next(c for c in pile_ids[pos] if self._cards[c].zone.endswith(".low"))
+            hi_pose, lo_pose = self._cards[hi_id].pose, self._cards[lo_id].pose
+            self._finding(
+                CheckId.HAND_TOUCHED_AFTER_REVEAL,
+                s,
+                "set hand untouched after the dealer's reveal",
+                f"seat {s} swapped a card between high and low",
+            )
+            self.move(
+                [(hi_id, lo_pose, f"{pos}.low", face_up), (lo_id, hi_pose, f"{pos}.high", face_up)],
+                0.7,
+                arm=False,
+            )
+            t_hi, t_lo = self._cards[hi_id].token, self._cards[lo_id].token
+            h.high = [t_lo if t == t_hi else t for t in h.high]
+            h.low = [t_hi if t == t_lo else t for t in h.low]
+            self._event(EventKind.HAND_CHANGED, pos, high=h.high, low=h.low, detail="player swapped a card")
+            self.hold(0.6)
+
+        # --- settle: turn each active hand face up (re-set a 7-card foul by the house way) ---
+        mishandled_at: dict[int, int] = {}
+        for s in active_list:
+            pos = f"seat{s}"
+            h = hands[pos]
+            ids = pile_ids[pos]
+            by_tok2: dict[str, list[int]] = {}
+            for c in ids:
+                by_tok2.setdefault(self._cards[c].token, []).append(c)
+            if not face_up:
+                hi_ord, lo_ord = _display_order(h.high), _display_order(h.low)
+                moves = [
+                    (by_tok2[t].pop(), p, f"{pos}.high", True)
+                    for t, p in zip(hi_ord, geo.fan(s, "high", len(hi_ord)), strict=True)
+                ]
+                moves += [
+                    (by_tok2[t].pop(), p, f"{pos}.low", True)
+                    for t, p in zip(lo_ord, geo.fan(s, "low", len(lo_ord)), strict=True)
+                ]
+                self.move(moves, 0.6)
+                self._event(EventKind.PLAYER_EXPOSED, pos, high=h.high, low=h.low)
+            else:
+                cx, cy = geo.zone_centre(s, "high")
+                self._arm_to(cx, cy, 0.4)
+            foul = (
+                s != count_seat
+                and len(h.low) == n_low
+                and is_foul_cards(self._as_cards(h.high), self._as_cards(h.low))
+            )
+            policy_reset = self.layout.foul_policy == "house-way-reset"
+            mishandle = CheckId.FOUL_MISHANDLED in v and s in fouls
+            if foul and policy_reset != mishandle:
+                # Re-set by the house way (7-card policy; or, mishandled, a 6-card foul that should lose).
+                self.hold(0.6)
+                r_hi, r_lo = house_way(self.game, self._as_cards(h.cards))
+                new_high, new_low = [str(c) for c in r_hi], [str(c) for c in r_lo]
+                cur = {self._cards[c].token: c for c in ids}
+                fh, fl = _display_order(new_high), _display_order(new_low)
+                moves = [
+                    (cur[t], p, f"{pos}.high", True) for t, p in zip(fh, geo.fan(s, "high", 5), strict=True)
+                ]
+                moves += [
+                    (cur[t], p, f"{pos}.low", True)
+                    for t, p in zip(fl, geo.fan(s, "low", len(fl)), strict=True)
+                ]
+                if mishandle:
+                    self._finding(
+                        CheckId.FOUL_MISHANDLED,
+                        s,
+                        "foul hand loses (6-card, seed 000 rule 5)",
+                        "dealer re-set the foul hand by the house way",
+                    )
+                self.move(moves, 0.7)
+                h.high, h.low, h.set_by = new_high, new_low, "dealer"
+                self._event(
+                    EventKind.HAND_CHANGED,
+                    pos,
+                    high=new_high,
+                    low=new_low,
+                    detail="dealer re-set a foul hand by the house way",
+                )
+            elif foul and mishandle:
+                mishandled_at[s] = -1  # finding when the dealer collects the hand instead
+            self.hold(0.7)
+        self._arm_away()
+        self.hold(0.5)
+
+        # --- collect ---
+        d = Pose(geo.discard[0], geo.discard[1], 0.0, -1.0)
+        for pos in [*(f"seat{s}" for s in active_list), "dealer"]:
+            ids = pile_ids.pop(pos)
+            s_ = _seat_of(pos)
+            if s_ in mishandled_at:
+                h = hands[pos]
+                self._finding(
+                    CheckId.FOUL_MISHANDLED,
+                    s_,
+                    "foul hand re-set by the house way (seed 002 3.7.2)",
+                    f"foul {' '.join(h.high)} / {' '.join(h.low)} settled as set",
+                )
+            self.move([(c, d, "moving", True) for c in ids], 0.45, remove_at_end=True, reach=0.3)
+        self._arm_away()
+        self._lcd = None
+        self._covered = False
+        self._event(EventKind.ROUND_END)
+        record.t_end = self.t
+        self.hold(0.4)
+
+        # --- the truth of the round's hands, and findings only visible later ---
+        for pos in self.layout.positions:
+            h = hands[pos]
+            record.hands.append(
+                HandRecord(
+                    position=pos,
+                    seat=_seat_of(pos),
+                    active=h.active,
+                    cards=list(h.cards),
+                    high=list(h.high),
+                    low=list(h.low),
+                    set_by=h.set_by,
+                )
+            )
+        first = round(record.t_start * FPS)
+        if count_seat is not None:
+            pos = f"seat{count_seat}"
+            f = self._finding(
+                CheckId.CARD_COUNT,
+                count_seat,
+                f"{self.n_cards} cards",
+                f"{len(hands[pos].cards)} cards: {' '.join(hands[pos].cards)}",
+                frame=first,
+            )
+            self.pending_observable.append((first, f, "count", (pos,)))
+        if foreign_seat is not None:
+            toks = hands[f"seat{foreign_seat}"].cards
+            dup = next(t for t in toks if t in hands["dealer"].cards)
+            f = self._finding(
+                CheckId.FOREIGN_CARD,
+                foreign_seat,
+                "53 distinct cards",
+                f"{dup} twice: seat {foreign_seat} and the dealer",
+                frame=first,
+            )
+            self.pending_observable.append((first, f, "dup", (dup,)))
+        self._round = None
+        self._record = None
+
+    def _resolve_observable(self) -> None:
+        """Time CARD-COUNT / FOREIGN-CARD findings at the first frame the camera shows them."""
+        for first, finding, kind, args in self.pending_observable:
+            for fi in range(first, len(self.frames)):
+                sc = self.frames[fi]
+                if kind == "count":
+                    (pos,) = args
+                    n = sum(1 for c in sc.cards if c.owner == pos and c.face_up and c.zone != "moving")
+                    hit = n > self.n_cards
+                else:
+                    (tok,) = args
+                    hit = sum(1 for c in sc.cards if c.token == tok and c.face_up and c.zone != "moving") >= 2
+                if hit:
+                    finding.frame = fi
+                    finding.t = round(fi / FPS, 3)
+                    break
+
+
+def _display_order(tokens: Sequence[str]) -> list[str]:
+    """Cards in rank order, highest first (as the i-Verify display and a set fan show them)."""
+    cards = parse_cards(list(tokens), allow_duplicates=True)
+    return [str(c) for c in sorted(cards, key=lambda c: -c.code)]

@@ -1,0 +1,152 @@
+"""Scenario files: what happens in a rendered clip, round by round (YAML, validated by pydantic).
+
+A scenario names the game, the deck and, per round, what may be left to the seed (LCD value,
+active seats, cards) and what is fixed (i-Verify use, fouls, injected violations). Example::
+
+    name: seven-iverify-seat-early
+    game: seven-card
+    deck: bellot
+    rounds:
+      - lcd: 3
+        active_seats: [2, 4, 5]
+        iverify_seats: [4]
+        violations:
+          - check: IVERIFY-SEAT-EARLY
+            seat: 4
+
+``random_scenario`` draws a whole scenario from a seed instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from compliance.events import CheckId
+from vision.layout import Game
+
+__all__ = [
+    "RoundSpec",
+    "Scenario",
+    "ScenarioError",
+    "Violation",
+    "load_scenario",
+    "random_scenario",
+]
+
+Seat = Annotated[int, Field(ge=1, le=6)]
+
+
+class ScenarioError(ValueError):
+    """A scenario file is missing or invalid; the message names the file and field."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Violation(_Model):
+    """One injected breach. ``seat`` picks the seat where the check concerns one (else chosen by seed)."""
+
+    check: CheckId
+    seat: Seat | None = None
+    # DEAL-ORDER only: "late-start" (start one position after the LCD's) or "clockwise".
+    variant: Literal["late-start", "clockwise"] | None = None
+
+
+class RoundSpec(_Model):
+    lcd: Annotated[int, Field(ge=1, le=7)] | None = None  # None: drawn from the seed
+    active_seats: list[Seat] | None = None  # seats with a wager; None: 2-4 seats drawn from the seed
+    hands: dict[str, str] = Field(default_factory=dict)  # fixed cards per position: {"seat2": "As Kd ..."}
+    iverify_seats: list[Seat] = Field(default_factory=list)  # players who ask i-Verify to set them
+    iverify_dealer: bool = True  # i-Verify shows the dealer's house way when he exposes
+    fouls: list[Seat] = Field(default_factory=list)  # players who set a foul hand
+    violations: list[Violation] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RoundSpec:
+        if self.active_seats is not None:
+            active = set(self.active_seats)
+            if len(active) != len(self.active_seats) or not active:
+                raise ValueError("active_seats must be distinct and not empty")
+            for name, seats in (("iverify_seats", self.iverify_seats), ("fouls", self.fouls)):
+                if not set(seats) <= active:
+                    raise ValueError(f"{name} {sorted(seats)} must be active seats {sorted(active)}")
+        if set(self.iverify_seats) & set(self.fouls):
+            raise ValueError("a seat set by i-Verify cannot foul")
+        checks = [v.check for v in self.violations]
+        if CheckId.SETTLEMENT in checks:
+            raise ValueError("SETTLEMENT cannot be injected: the renderer draws no chip outcomes")
+        if len(set(checks)) != len(checks):
+            raise ValueError("inject each check at most once per round")
+        return self
+
+
+class Scenario(_Model):
+    name: Annotated[str, Field(min_length=1)]
+    game: Game
+    deck: str | None = None  # a gnome-cards-data deck; None: a validation deck drawn from the seed
+    face_up_dealing: bool = False  # seed 003: players' hands dealt face up
+    rounds: Annotated[list[RoundSpec], Field(min_length=1)]
+    description: str = ""
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario YAML; errors name the file and each bad field."""
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text())
+    except OSError as e:
+        raise ScenarioError(f"{p}: cannot read scenario: {e.strerror or e}") from e
+    except yaml.YAMLError as e:
+        raise ScenarioError(f"{p}: not valid YAML: {e}") from e
+    try:
+        return Scenario.model_validate(raw)
+    except ValidationError as e:
+        lines = [f"{p}: invalid scenario ({e.error_count()} problem(s)):"]
+        for err in e.errors():
+            loc = ".".join(str(x) for x in err["loc"]) or "<root>"
+            lines.append(f"  {loc}: {err['msg']}")
+        raise ScenarioError("\n".join(lines)) from e
+
+
+_INJECTABLE = [c for c in CheckId if c is not CheckId.SETTLEMENT]
+
+
+def random_scenario(
+    game: Game, seed: int, rounds: int = 2, violation_rate: float = 0.3, face_up_dealing: bool = False
+) -> Scenario:
+    """A scenario drawn from ``seed``: random seats, i-Verify use, fouls and (sometimes) one violation."""
+    rng = np.random.default_rng(seed)
+    specs = []
+    for _ in range(rounds):
+        n_active = int(rng.integers(2, 5))
+        active = sorted(int(s) for s in rng.choice(np.arange(1, 7), n_active, replace=False))
+        iv = [int(rng.choice(active))] if rng.random() < 0.35 else []
+        foul_pool = [s for s in active if s not in iv]
+        fouls = [int(rng.choice(foul_pool))] if foul_pool and rng.random() < 0.25 else []
+        violations = []
+        if rng.random() < violation_rate:
+            check = _INJECTABLE[int(rng.integers(len(_INJECTABLE)))]
+            if check is CheckId.FOUL_MISHANDLED and not fouls and foul_pool:
+                fouls = [int(rng.choice(foul_pool))]
+            if check is CheckId.FOUL_MISHANDLED and not fouls:
+                check = CheckId.HOUSE_WAY
+            if check is CheckId.IVERIFY_SEAT_EARLY and not iv:
+                cand = [s for s in active if s not in fouls]
+                iv = [int(rng.choice(cand))]
+            violations.append(Violation(check=check))
+        specs.append(
+            RoundSpec(
+                lcd=int(rng.integers(1, 8)),
+                active_seats=active,
+                iverify_seats=iv,
+                fouls=fouls,
+                violations=violations,
+            )
+        )
+    return Scenario(name=f"random-{game}-{seed}", game=game, rounds=specs, face_up_dealing=face_up_dealing)

@@ -1,0 +1,197 @@
+"""The table renderer: layout, ground truth against pixels, card sets, injected violations, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from compliance.events import CheckId, EventKind
+from render.artwork import load_deck
+from render.clip import plan_clip, render_frames
+from render.samples import scenario_dir
+from render.scenario import RoundSpec, Scenario, ScenarioError, Violation, load_scenario, random_scenario
+from render.table import build_layout
+from rules.cards import DECK, parse_card
+from vision.layout import load_layout
+
+SCENARIOS = sorted(scenario_dir().glob("*.yaml"))
+DATA = Path(__file__).parent.parent / "render" / "data"
+
+
+def _small(game: str = "seven-card", **kw: object) -> Scenario:
+    spec = RoundSpec.model_validate({"lcd": 2, "active_seats": [2, 3, 5], **kw})
+    return Scenario.model_validate({"name": "t", "game": game, "deck": "bellot", "rounds": [spec]})
+
+
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_committed_layouts_match_the_renderer(game: str) -> None:
+    built = build_layout(game)  # type: ignore[arg-type]
+    assert load_layout(DATA / f"{built.table_id}.layout.yaml") == built
+
+
+def test_positions_run_counter_clockwise_seen_from_above() -> None:
+    """Seed 000 rules 3-4: the deal goes counter-clockwise; positions[] is that order (dealer last)."""
+    layout = build_layout("seven-card")
+    centre = layout.to_image(layout.dealer.hand).mean(axis=0)
+    angles = []
+    for pos in layout.positions[:-1]:
+        pts = layout.to_image(layout.seat(int(pos[4:])).bet).mean(axis=0)
+        # The image is the view from above; with its y axis flipped up, counter-clockwise is an
+        # increasing angle.
+        angles.append(math.degrees(math.atan2(-(pts[1] - centre[1]), pts[0] - centre[0])) % 360)
+    assert all(b > a for a, b in itertools.pairwise(angles)), angles
+    assert layout.deal_order(7)[0] == "dealer" and layout.deal_order(1)[:2] == ["seat1", "seat2"]
+    # Seat 1 is on the camera's left (the dealer's right), seat 6 on the camera's right.
+    x1 = layout.to_image(layout.seat(1).bet).mean(axis=0)[0]
+    x6 = layout.to_image(layout.seat(6).bet).mean(axis=0)[0]
+    assert x1 < x6
+
+
+def _rectify(img: np.ndarray, quad: np.ndarray, w: int = 48, h: int = 67) -> np.ndarray:
+    m = cv2.getPerspectiveTransform(
+        quad.astype(np.float32), np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    )
+    return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+
+
+def test_face_up_quads_lie_on_their_artwork() -> None:
+    """Inside a face-up card's quad the pixels match that card's artwork, far better than felt or a back."""
+    sc = _small()
+    _, director = plan_clip(sc, 5)
+    frame = next(e.frame for e in director.rounds[0].events if e.kind == EventKind.DEALER_SET) + 5
+    deck = load_deck("bellot", 100)
+    _, img, boxes, state = next(render_frames(sc, 5, frames=[frame]))
+    face_up = [b for b in boxes if b.card != "BACK" and b.zone.startswith("dealer") and b.visible > 0.2]
+    assert len(face_up) == 7
+    for b in face_up:
+        quad = np.array(b.quad)
+        got = _rectify(img, quad)
+        art = deck.image(b.card)
+        ref = cv2.resize(art[:, :, :3], (48, 67), interpolation=cv2.INTER_AREA).astype(np.float32)
+        back = cv2.resize(deck.back[:, :, :3], (48, 67), interpolation=cv2.INTER_AREA).astype(np.float32)
+        felt = _rectify(img, quad + np.array([0, 330]))  # the same shape on bare felt below the dealer's area
+        # Compare the uncovered left strip (a fan's later cards lie over the right part).
+        strip = slice(0, 10)
+        err = float(np.abs(got[:, strip] - ref[:, strip]).mean())
+        assert err < 0.5 * float(np.abs(felt[:, strip] - ref[:, strip]).mean()), b.card
+        assert err < 0.6 * float(np.abs(got[:, strip] - back[:, strip]).mean()), b.card
+    assert sorted(state.dealer.high + state.dealer.low) == sorted(b.card for b in face_up)
+
+
+def test_boxes_account_for_every_card_and_the_arm_occludes() -> None:
+    sc = _small()
+    _, director = plan_clip(sc, 1)
+    seen_occluded = False
+    for k, _img, boxes, state in render_frames(sc, 1, frames=list(range(60, 400, 9)), effects=False):
+        scene = director.frames[k]
+        table_boxes = [b for b in boxes if b.zone != "iverify"]
+        assert len(table_boxes) == len(scene.cards), k
+        resting = sum(len(s.dealt) + len(s.high) + len(s.low) for s in state.seats)
+        resting += len(state.dealer.hand) + len(state.dealer.high) + len(state.dealer.low)
+        assert resting == sum(1 for b in table_boxes if b.zone != "moving"), k
+        for b in table_boxes:
+            x1, y1, x2, y2 = b.xyxy
+            assert 0 <= x1 <= x2 <= 1280 and 0 <= y1 <= y2 <= 720
+            assert 0.0 <= b.visible <= 1.0
+        if scene.arm is not None and state.occluded:
+            seen_occluded = True
+    assert seen_occluded
+
+
+def _round_cards(sc: Scenario, seed: int) -> list[Counter[str]]:
+    _, director = plan_clip(sc, seed)
+    return [Counter(c for h in r.hands for c in h.cards) for r in director.rounds]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_every_card_is_one_of_53_and_unique(game: str, seed: int) -> None:
+    sc = random_scenario(game, seed, rounds=2, violation_rate=0.0)  # type: ignore[arg-type]
+    deck = {str(c) for c in DECK}
+    n = 7 if game == "seven-card" else 6
+    for counts in _round_cards(sc, seed):
+        assert set(counts) <= deck
+        assert max(counts.values()) == 1
+        assert sum(counts.values()) == 7 * n  # six spots and the dealer, one hand each
+
+
+def test_foreign_card_is_the_only_duplicate() -> None:
+    sc = _small(violations=[Violation(check=CheckId.FOREIGN_CARD, seat=3)])
+    (counts,) = _round_cards(sc, 4)
+    dups = [c for c, k in counts.items() if k > 1]
+    assert len(dups) == 1 and counts[dups[0]] == 2
+    parse_card(dups[0])
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if "violations" in p.read_text()], ids=lambda p: p.stem
+)
+def test_injected_violation_is_in_the_ground_truth(path: Path) -> None:
+    sc = load_scenario(path)
+    _, director = plan_clip(sc, 7)
+    for spec, rec in zip(sc.rounds, director.rounds, strict=True):
+        assert {v.check for v in spec.violations} == {f.check_id for f in rec.findings}
+        for v in spec.violations:
+            f = next(f for f in rec.findings if f.check_id == v.check)
+            if v.seat is not None:
+                assert f.seat == v.seat
+            assert rec.t_start <= f.t <= (rec.t_end or 1e9)
+            assert f.frame == round(f.t * 25)
+
+
+def test_compliant_scenarios_carry_no_findings_and_follow_the_procedure() -> None:
+    sc = load_scenario(scenario_dir() / "s01-seven-compliant.yaml")
+    _, director = plan_clip(sc, 7)
+    (rec,) = director.rounds
+    assert rec.findings == []
+    layout = build_layout("seven-card")
+    assert rec.deal_order == layout.deal_order(rec.lcd or 0)
+    kinds = [e.kind for e in rec.events]
+    set_times = [e.t for e in rec.events if e.kind == EventKind.SEAT_SET]
+    iv_dealer = next(e.t for e in rec.events if e.kind == EventKind.IVERIFY_DEALER)
+    exposed = next(e.t for e in rec.events if e.kind == EventKind.DEALER_EXPOSED)
+    assert max(set_times) < iv_dealer < exposed
+    assert kinds[0] == EventKind.ROUND_START and kinds[-1] == EventKind.ROUND_END
+    # The foul of seat 2 was re-set by the dealer by the house way (seed 002 rule 3.7.2).
+    seat2 = next(h for h in rec.hands if h.position == "seat2")
+    assert seat2.set_by == "dealer"
+    iv_seat = next(h for h in rec.hands if h.position == "seat5")
+    assert iv_seat.set_by == "iverify"
+
+
+def test_iverify_display_shows_the_house_way_it_reports() -> None:
+    sc = _small(iverify_seats=[3])
+    _, director = plan_clip(sc, 2)
+    ev = next(e for e in director.rounds[0].events if e.kind == EventKind.IVERIFY_SEAT)
+    _, _, boxes, state = next(render_frames(sc, 2, frames=[ev.frame + 5]))
+    shown = [b.card for b in boxes if b.zone == "iverify"]
+    assert sorted(shown) == sorted(ev.high + ev.low)
+    assert state.iverify.mode == "seat" and state.iverify.seat == 3
+
+
+def _hash_frames(sc: Scenario, seed: int, frames: list[int]) -> list[str]:
+    return [
+        hashlib.sha256(img.tobytes()).hexdigest() for _, img, _, _ in render_frames(sc, seed, frames=frames)
+    ]
+
+
+def test_same_seed_same_frames() -> None:
+    sc = random_scenario("six-card", 11, rounds=1)
+    frames = [0, 90, 200, 333]
+    a = _hash_frames(sc, 3, frames)
+    assert a == _hash_frames(sc, 3, frames)
+    assert a != _hash_frames(sc, 4, frames)
+
+
+def test_bad_scenario_file_names_file_and_field(tmp_path: Path) -> None:
+    p = tmp_path / "bad.yaml"
+    p.write_text("name: x\ngame: seven-card\nrounds:\n  - lcd: 9\n")
+    with pytest.raises(ScenarioError, match=r"bad\.yaml.*\n.*rounds\.0\.lcd"):
+        load_scenario(p)
