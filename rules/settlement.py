@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -42,6 +43,9 @@ from rules.sidebets import (
     paytable_bet,
     tiger_9_bet,
 )
+
+if TYPE_CHECKING:
+    from rules.houseway import HouseWay
 
 __all__ = [
     "DealerHand",
@@ -294,12 +298,28 @@ def _sum(bets: Sequence[BetResult]) -> Decimal | None:
     return total
 
 
-def settle_round(options: TableOptions, dealer: DealerHand, players: Sequence[PlayerHand]) -> RoundResult:
-    """Settle every wager of one round (see the module doc for the rules and their sources)."""
+@lru_cache(maxsize=16)
+def _house_way(name: str) -> HouseWay:
     from rules.houseway import load_house_way
 
+    return load_house_way(name)
+
+
+def settle_round(
+    options: TableOptions,
+    dealer: DealerHand,
+    players: Sequence[PlayerHand],
+    *,
+    house_way: HouseWay | None = None,
+) -> RoundResult:
+    """Settle every wager of one round (see the module doc for the rules and their sources).
+
+    ``house_way`` (a plug-in object) overrides ``options.house_way``; named house ways are loaded
+    once per process.
+    """
     _check_cards(options, dealer, players)
-    house_way = load_house_way(options.resolved_house_way())
+    if house_way is None:
+        house_way = _house_way(options.resolved_house_way())
     foul_policy = options.resolved_foul_policy()
     commission_pct = options.resolved_commission()
     notes: list[str] = []
