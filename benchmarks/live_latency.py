@@ -80,6 +80,13 @@ def main() -> int:
         "--speed", type=float, default=1.0, help="replay speed for the states mode (1 = real time)"
     )
     ap.add_argument("--modes", default="states,vision")
+    ap.add_argument(
+        "--evidence",
+        choices=["drawn", "video"],
+        default="drawn",
+        help="states mode: draw evidence from the state (as cheap as a frame in memory, the live case) "
+        "or cut it from the video file (adds a seek and decode per alert)",
+    )
     args = ap.parse_args()
     from rich.console import Console
 
@@ -105,7 +112,7 @@ def main() -> int:
             if mode == "states":
                 t0 = time.perf_counter()
                 s = run_live(
-                    str(video or states),
+                    str(video if args.evidence == "video" and video else states),
                     layout,
                     alerts_path=tmp / f"{mode}.jsonl",
                     states=states,
@@ -116,6 +123,7 @@ def main() -> int:
                     on_written=written,
                 )
                 wall = time.perf_counter() - t0
+                print(f"[states] evidence pictures: {args.evidence}")
                 print(
                     f"[states] replayed {s.frames} state changes at {args.speed:g}x real time in {wall:.1f} s"
                 )

@@ -273,7 +273,7 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
             source_name=Path(source).name,
             evidence_dir=tmp / "evidence",
             evidence_base=tmp,
-            video=Path(job.video) if job.video and job.mode == "states" else None,
+            video=Path(job.video) if job.video else None,  # evidence frames the cache no longer holds
         )
         next_tick = 0.0
         fr: StreamFrame

@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 
+_VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v")
+
+
 class StreamError(ValueError):
     """Bad input in a stream: the message names the file and the line or frame."""
 
@@ -213,19 +216,21 @@ def with_heartbeats(
 
 
 class _VideoFrames:
-    """Frames of a video file by number, read forward (seeking back only when asked to)."""
+    """Frames of a video file by number, read forward (seeking back only when asked to); opened on
+    first use, so a run that needs no picture from the file never opens it."""
 
     def __init__(self, path: Path) -> None:
-        import cv2
-
         self.path = path
-        self._cap = cv2.VideoCapture(str(path))
+        self._cap: Any = None
         self._next = 0
-        self.ok = bool(self._cap.isOpened())
+        self.ok = True
 
     def get(self, frame: int) -> np.ndarray | None:
         import cv2
 
+        if self._cap is None and self.ok:
+            self._cap = cv2.VideoCapture(str(self.path))
+            self.ok = bool(self._cap.isOpened())
         if not self.ok:
             return None
         if frame < self._next or frame - self._next > 300:
@@ -240,7 +245,8 @@ class _VideoFrames:
         return img if ok else None
 
     def close(self) -> None:
-        self._cap.release()
+        if self._cap is not None:
+            self._cap.release()
 
 
 class StreamProcessor:
@@ -519,8 +525,11 @@ def run_live(
             f" [dim]({a.evidence or 'no picture'})[/]"
         )
 
+    import cv2  # noqa: F401  (loaded now, not when the first alert is being drawn)
+
     ev_dir = evidence_dir or alerts_path.parent / (alerts_path.stem + "-evidence")
-    video = None if states is None else Path(source)
+    # a video SOURCE gives the evidence pictures with --states, and any the frame cache no longer holds
+    video = Path(source) if Path(source).suffix.lower() in _VIDEO_SUFFIXES else None
     proc = StreamProcessor(
         layout,
         (monitor_factory or default_monitor)(layout),
