@@ -26,7 +26,7 @@ def _marker_scene(h_true: np.ndarray, size: tuple[int, int] = (1280, 720)) -> np
         m = cv2.copyMakeBorder(m, 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=255)
         cx = int(np.clip(r.table.x, 60, 1740))
         cy = int(np.clip(r.table.y, 60, 890))
-        felt[cy - 50: cy + 50, cx - 50: cx + 50] = m
+        felt[cy - 50 : cy + 50, cx - 50 : cx + 50] = m
     img = cv2.warpPerspective(felt, h_true, size, borderValue=40)
     return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
 
@@ -67,7 +67,7 @@ def test_points_parse_and_validate() -> None:
     assert parse_points("1,2 3,4 5,6 7,8") == [(1, 2), (3, 4), (5, 6), (7, 8)]
     with pytest.raises(CalibrationError, match="expected 4 points"):
         parse_points("1,2 3,4")
-    with pytest.raises(CalibrationError, match="'1;2' is not 'x,y'|is not 'x,y'"):
+    with pytest.raises(CalibrationError, match=r"'1' is not 'x,y'"):
         parse_points("1 2 3,4 5,6 7,8")
     with pytest.raises(CalibrationError, match="degenerate"):
         with_image_points(make_layout(), [(0, 0), (10, 10), (20, 20), (30, 30)], (100, 100))
@@ -79,11 +79,27 @@ def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
     img = tmp_path / "f.png"
     cv2.imwrite(str(img), np.zeros((600, 800, 3), np.uint8))
     out = tmp_path / "out.yaml"
-    res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out),
-                                   "--points", "10,20 790,25 780,590 15,580"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "calibrate",
+            str(img),
+            "--layout",
+            str(lay_in),
+            "--out",
+            str(out),
+            "--points",
+            "10,20 790,25 780,590 15,580",
+        ],
+    )
     assert res.exit_code == 0, res.output
     new = load_layout(out)
-    assert [(r.image.x, r.image.y) for r in new.reference_points] == [(10, 20), (790, 25), (780, 590), (15, 580)]
+    assert [(r.image.x, r.image.y) for r in new.reference_points] == [
+        (10, 20),
+        (790, 25),
+        (780, 590),
+        (15, 580),
+    ]
     assert (new.image_width, new.image_height) == (800, 600)
     res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out)])
     assert res.exit_code == 1 and "exactly one of --aruco or --points" in res.output

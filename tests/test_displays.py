@@ -37,8 +37,10 @@ def test_lcd_large_panel_direct() -> None:
         assert read_lcd(p) == d
 
 
-@pytest.mark.parametrize("text,mode,seat", [("SEAT 1", "seat", 1), ("SEAT 4", "seat", 4), ("SEAT 7", "seat", 7),
-                                            ("DEALER", "dealer", None)])
+@pytest.mark.parametrize(
+    "text,mode,seat",
+    [("SEAT 1", "seat", 1), ("SEAT 4", "seat", 4), ("SEAT 7", "seat", 7), ("DEALER", "dealer", None)],
+)
 def test_header_through_the_camera(text: str, mode: str, seat: int | None) -> None:
     t = SynthTable(make_layout(), header=text, iv_high=["As", "Kd", "Qh", "Jc", "Ts"], iv_low=["9h", "2c"])
     h = read_header(_region("iverify").rectify(t.frame()))
@@ -82,8 +84,17 @@ def test_split_setting_two_rows() -> None:
 
 
 def test_split_setting_one_row_with_gap_and_without() -> None:
-    gap = _dets([(0, 0, "As"), (35, 0, "Kd"), (70, 0, "Qh"), (105, 0, "Jc"), (140, 0, "Ts"), (260, 0, "9h"),
-                 (295, 0, "2c")])
+    gap = _dets(
+        [
+            (0, 0, "As"),
+            (35, 0, "Kd"),
+            (70, 0, "Qh"),
+            (105, 0, "Jc"),
+            (140, 0, "Ts"),
+            (260, 0, "9h"),
+            (295, 0, "2c"),
+        ]
+    )
     assert split_setting(gap) == (["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"])
     even = _dets([(i * 35.0, 0, c) for i, c in enumerate(["As", "Kd", "Qh", "Jc", "Ts", "9h"])])
     assert split_setting(even, game_low=1) == (["As", "Kd", "Qh", "Jc", "Ts"], ["9h"])

@@ -34,7 +34,7 @@ def test_bad_field_is_named(tmp_path: Path) -> None:
 def test_deal_order_counter_clockwise_from_the_lcd() -> None:
     lay = make_layout()
     assert lay.deal_order(2) == ["seat2", "seat1", "dealer", "seat3"]
-    with pytest.raises(ValueError, match="outside 1..4"):
+    with pytest.raises(ValueError, match=r"outside 1\.\.4"):
         lay.deal_order(5)
 
 

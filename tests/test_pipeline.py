@@ -31,8 +31,14 @@ def test_reads_seats_dealer_displays_and_chips() -> None:
     p = TablePipeline(lay, ColourDetector(), CFG)
     states = _run(p, t, 8, 0)
     assert states[0].lcd == 3 and [s.chips for s in states[-1].seats] == [True, False, True]
-    t.cards = [("Kd", 330, 620), ("As", 250, 620), ("BACK", 560, 620), ("Qh", 1000, 330), ("Jc", 700, 200),
-               ("Ts", 1400, 755)]
+    t.cards = [
+        ("Kd", 330, 620),
+        ("As", 250, 620),
+        ("BACK", 560, 620),
+        ("Qh", 1000, 330),
+        ("Jc", 700, 200),
+        ("Ts", 1400, 755),
+    ]
     t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
     states = _run(p, t, 8, 8)
     s = states[-1]
@@ -40,7 +46,11 @@ def test_reads_seats_dealer_displays_and_chips() -> None:
     assert s.seat(3).dealt == ["Ts"]
     assert (s.dealer.hand, s.dealer.high, s.dealer.low) == (["Jc"], [], ["Qh"])
     assert (s.iverify.mode, s.iverify.high, s.iverify.low, s.iverify.visible) == (
-        "dealer", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"], True)
+        "dealer",
+        ["As", "Kd", "Qh", "Jc", "Ts"],
+        ["9h", "2c"],
+        True,
+    )
     assert s.occluded == []
 
 

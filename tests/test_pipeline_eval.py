@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from test_pipeline_synth import CARD_H, CARD_W, SynthTable, _to_img, make_layout, write_clip
 from typer.testing import CliRunner
 
@@ -19,18 +20,36 @@ FPS = 25.0
 # (frames, cards as (token, x, y, zone))
 SCENES: list[tuple[int, list[tuple[str, float, float, str]]]] = [
     (30, []),
-    (40, [("BACK", 220, 755, "seat1.dealt"), ("Jc", 700, 200, "dealer.hand"), ("Qh", 790, 200, "dealer.hand")]),
-    (40, [("BACK", 250, 620, "seat1.high"), ("BACK", 560, 620, "seat1.low"), ("Jc", 700, 200, "dealer.hand"),
-          ("Qh", 790, 200, "dealer.hand")]),
-    (40, [("As", 250, 620, "seat1.high"), ("Kd", 330, 620, "seat1.high"), ("9h", 560, 620, "seat1.low"),
-          ("Jc", 650, 330, "dealer.high"), ("Qh", 1000, 330, "dealer.low")]),
+    (
+        40,
+        [("BACK", 220, 755, "seat1.dealt"), ("Jc", 700, 200, "dealer.hand"), ("Qh", 790, 200, "dealer.hand")],
+    ),
+    (
+        40,
+        [
+            ("BACK", 250, 620, "seat1.high"),
+            ("BACK", 560, 620, "seat1.low"),
+            ("Jc", 700, 200, "dealer.hand"),
+            ("Qh", 790, 200, "dealer.hand"),
+        ],
+    ),
+    (
+        40,
+        [
+            ("As", 250, 620, "seat1.high"),
+            ("Kd", 330, 620, "seat1.high"),
+            ("9h", 560, 620, "seat1.low"),
+            ("Jc", 650, 330, "dealer.high"),
+            ("Qh", 1000, 330, "dealer.low"),
+        ],
+    ),
 ]
 
 
 def _truth_state(frame: int, cards: list[tuple[str, float, float, str]]) -> TableState:
     seats = {n: SeatState(seat=n) for n in (1, 2, 3)}
     dealer = DealerState()
-    for tok, x, _y, zone in sorted(cards, key=lambda c: c[1]):
+    for tok, _x, _y, zone in sorted(cards, key=lambda c: c[1]):
         area, part = zone.split(".")
         tgt = dealer if area == "dealer" else seats[int(area[4:])]
         getattr(tgt, part).append(tok)
@@ -45,16 +64,29 @@ def _make_clip(tmp: Path) -> Path:
     n = 0
     for count, cards in SCENES:
         states.append(_truth_state(n, cards).model_dump_json())
-        t = SynthTable(lay, cards=[(c, x, y) for c, x, y, _ in cards])
+        img = SynthTable(lay, cards=[(c, x, y) for c, x, y, _ in cards]).frame(n)
         for _ in range(count):
-            frames.append(t.frame(n))
+            frames.append(img)
             recs = []
             for tok, x, y, zone in cards:
-                q = np.array([[x - CARD_W / 2, y - CARD_H / 2], [x + CARD_W / 2, y - CARD_H / 2],
-                              [x + CARD_W / 2, y + CARD_H / 2], [x - CARD_W / 2, y + CARD_H / 2]])
+                q = np.array(
+                    [
+                        [x - CARD_W / 2, y - CARD_H / 2],
+                        [x + CARD_W / 2, y - CARD_H / 2],
+                        [x + CARD_W / 2, y + CARD_H / 2],
+                        [x - CARD_W / 2, y + CARD_H / 2],
+                    ]
+                )
                 qi = _to_img(h, q).astype(float)
-                recs.append({"card": tok, "quad": qi.tolist(), "xyxy": [*qi.min(0), *qi.max(0)], "zone": zone,
-                             "visible": 1.0})
+                recs.append(
+                    {
+                        "card": tok,
+                        "quad": qi.tolist(),
+                        "xyxy": [*qi.min(0), *qi.max(0)],
+                        "zone": zone,
+                        "visible": 1.0,
+                    }
+                )
             if recs:
                 boxes.append(json.dumps({"frame": n, "t": n / FPS, "cards": recs}))
             n += 1
@@ -62,12 +94,22 @@ def _make_clip(tmp: Path) -> Path:
     (tmp / "c.states.jsonl").write_text("\n".join(states) + "\n")
     with gzip.open(tmp / "c.boxes.jsonl.gz", "wt") as f:
         f.write("\n".join(boxes) + "\n")
-    truth = ClipTruth(clip="c.avi", table_id="T1", game="seven-card", fps=FPS, frames=n, layout="table.yaml", seed=0,
-                      scenario="test", rounds=[RoundRecord(round=1, game="seven-card", t_start=0.0, t_end=n / FPS)])
+    truth = ClipTruth(
+        clip="c.avi",
+        table_id="T1",
+        game="seven-card",
+        fps=FPS,
+        frames=n,
+        layout="table.yaml",
+        seed=0,
+        scenario="test",
+        rounds=[RoundRecord(round=1, game="seven-card", t_start=0.0, t_end=n / FPS)],
+    )
     (tmp / "c.truth.json").write_text(truth.model_dump_json())
     return clip
 
 
+@pytest.mark.slow
 def test_eval_vision_with_truth_boxes_and_with_a_detector(tmp_path: Path) -> None:
     clip = _make_clip(tmp_path)
     out = tmp_path / "score.json"
@@ -76,10 +118,13 @@ def test_eval_vision_with_truth_boxes_and_with_a_detector(tmp_path: Path) -> Non
     assert "rounds exact 1/1" in r.output and "PASS" in r.output
     score = json.loads(out.read_text())[0]
     assert score["zones"]["seat.high"]["tp"] == 2 and score["zones"]["dealer.hand"]["tp"] == 4
-    r = CliRunner().invoke(app, ["eval-vision", str(clip), "--detector", "test_pipeline_synth:ColourDetector"])
+    r = CliRunner().invoke(
+        app, ["eval-vision", str(clip), "--detector", "test_pipeline_synth:ColourDetector"]
+    )
     assert r.exit_code == 0, r.output
 
 
+@pytest.mark.slow
 def test_eval_vision_fails_on_a_missed_target(tmp_path: Path) -> None:
     clip = _make_clip(tmp_path)
     # a detector that never sees the dealer's cards
@@ -101,13 +146,19 @@ class BlindDealer:
 
 
 def test_score_counts_misplaced_cards_both_ways_and_skips_occluded() -> None:
-    truth = [_truth_state(0, [("As", 250, 620, "seat1.high")]),
-             _truth_state(50, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")])]
-    pred = [_truth_state(10, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.high")]),
-            _truth_state(55, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")])]
+    truth = [
+        _truth_state(0, [("As", 250, 620, "seat1.high")]),
+        _truth_state(50, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")]),
+    ]
+    pred = [
+        _truth_state(10, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.high")]),
+        _truth_state(55, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")]),
+    ]
     s = score_states("x", truth, pred, fps=25, n_frames=100, rounds=[(1, 0.0, 2.0), (2, 2.0, 4.0)])
     assert (s.zones["seat.high"].tp, s.zones["seat.high"].fp, s.zones["seat.low"].tp) == (2, 1, 1)
-    assert (s.rounds, s.rounds_exact) == (2, 1) and s.round_errors[0].startswith("round 1: t=1.96s seat1.high")
+    assert (s.rounds, s.rounds_exact) == (2, 1) and s.round_errors[0].startswith(
+        "round 1: t=1.96s seat1.high"
+    )
     pred = pred[:1]
     for st in truth:
         st.occluded.extend(["seat1.low", "seat1.high"])

@@ -48,13 +48,15 @@ def make_layout(game: str = "seven-card") -> TableLayout:
     seats = []
     for i, n in enumerate((1, 2, 3)):
         x0 = 150 + i * 520
-        seats.append({
-            "seat": n,
-            "bet": _circle(x0 + 200, 820, 45),
-            "high": _rect(x0, 560, 330, 120),
-            "low": _rect(x0 + 340, 560, 140, 120),
-            "deal": _rect(x0 + 120, 700, 200, 110),
-        })
+        seats.append(
+            {
+                "seat": n,
+                "bet": _circle(x0 + 200, 820, 45),
+                "high": _rect(x0, 560, 330, 120),
+                "low": _rect(x0 + 340, 560, 140, 120),
+                "deal": _rect(x0 + 120, 700, 200, 110),
+            }
+        )
     raw = {
         "table_id": "T1",
         "game": game,
@@ -69,7 +71,11 @@ def make_layout(game: str = "seven-card") -> TableLayout:
             {"name": "d", "table": {"x": 0, "y": 950}, "image": {"x": 20, "y": 700}},
         ],
         "seats": seats,
-        "dealer": {"hand": _rect(650, 150, 500, 110), "high": _rect(600, 280, 330, 110), "low": _rect(950, 280, 140, 110)},
+        "dealer": {
+            "hand": _rect(650, 150, 500, 110),
+            "high": _rect(600, 280, 330, 110),
+            "low": _rect(950, 280, 140, 110),
+        },
         "lcd": _rect(1550, 40, 80, 110),
         "iverify": _rect(60, 40, 420, 300),
         "positions": ["seat3", "seat2", "seat1", "dealer"],
@@ -78,8 +84,12 @@ def make_layout(game: str = "seven-card") -> TableLayout:
 
 
 SEGMENTS = {  # a..g boxes on a 0..1 digit cell (x0, y0, x1, y1)
-    "a": (0.15, 0.0, 0.85, 0.12), "b": (0.85, 0.06, 1.0, 0.47), "c": (0.85, 0.53, 1.0, 0.94),
-    "d": (0.15, 0.88, 0.85, 1.0), "e": (0.0, 0.53, 0.15, 0.94), "f": (0.0, 0.06, 0.15, 0.47),
+    "a": (0.15, 0.0, 0.85, 0.12),
+    "b": (0.85, 0.06, 1.0, 0.47),
+    "c": (0.85, 0.53, 1.0, 0.94),
+    "d": (0.15, 0.88, 0.85, 1.0),
+    "e": (0.0, 0.53, 0.15, 0.94),
+    "f": (0.0, 0.06, 0.15, 0.47),
     "g": (0.15, 0.44, 0.85, 0.56),
 }
 DIGIT_SEGS = {1: "bc", 2: "abdeg", 3: "abcdg", 4: "bcfg", 5: "acdfg", 6: "acdefg", 7: "abc"}
@@ -94,8 +104,13 @@ def draw_digit(panel: np.ndarray, d: int | None) -> None:
     ox, oy = (w - dw) / 2, (h - dh) / 2
     for s in DIGIT_SEGS[d]:
         x0, y0, x1, y1 = SEGMENTS[s]
-        cv2.rectangle(panel, (int(ox + x0 * dw), int(oy + y0 * dh)), (int(ox + x1 * dw), int(oy + y1 * dh)),
-                      (40, 40, 235), -1)
+        cv2.rectangle(
+            panel,
+            (int(ox + x0 * dw), int(oy + y0 * dh)),
+            (int(ox + x1 * dw), int(oy + y1 * dh)),
+            (40, 40, 235),
+            -1,
+        )
 
 
 def draw_iverify(panel: np.ndarray, header: str | None, high: list[str], low: list[str]) -> None:
@@ -105,8 +120,16 @@ def draw_iverify(panel: np.ndarray, header: str | None, high: list[str], low: li
     if header is None:
         return
     scale = 0.2 * h / 22
-    cv2.putText(panel, header, (int(0.05 * w), int(0.22 * h)), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 2,
-                cv2.LINE_AA)
+    cv2.putText(
+        panel,
+        header,
+        (int(0.05 * w), int(0.22 * h)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (255, 255, 255),
+        2,
+        cv2.LINE_AA,
+    )
     cw, ch = int(0.12 * w), int(0.25 * h)
     for i, c in enumerate(high):
         x = int(0.05 * w) + i * int(0.15 * w)
@@ -141,21 +164,35 @@ class SynthTable:
             cv2.polylines(img, [_to_img(hmat, bet)], True, (200, 200, 200), 1, cv2.LINE_AA)
             if s.seat in self.chips:
                 c = bet.mean(0)
-                chip = np.array([[c[0] + 30 * np.cos(a), c[1] + 30 * np.sin(a)] for a in np.linspace(0, 6.28, 24)])
+                chip = np.array(
+                    [[c[0] + 30 * np.cos(a), c[1] + 30 * np.sin(a)] for a in np.linspace(0, 6.28, 24)]
+                )
                 cv2.fillPoly(img, [_to_img(hmat, chip)], (30, 30, 200))
                 cv2.polylines(img, [_to_img(hmat, chip * 0.999)], True, (255, 255, 255), 2)
         self._panel(img, hmat, [[p.x, p.y] for p in lay.lcd], (160, 220), self._lcd_panel)
         self._panel(img, hmat, [[p.x, p.y] for p in lay.iverify], (420, 300), self._iv_panel)
         for tok, x, y in self.cards:
-            q = np.array([[x - CARD_W / 2, y - CARD_H / 2], [x + CARD_W / 2, y - CARD_H / 2],
-                          [x + CARD_W / 2, y + CARD_H / 2], [x - CARD_W / 2, y + CARD_H / 2]])
+            q = np.array(
+                [
+                    [x - CARD_W / 2, y - CARD_H / 2],
+                    [x + CARD_W / 2, y - CARD_H / 2],
+                    [x + CARD_W / 2, y + CARD_H / 2],
+                    [x - CARD_W / 2, y + CARD_H / 2],
+                ]
+            )
             cv2.fillPoly(img, [_to_img(hmat, q)], PALETTE[tok])
         if self.towel:
             pts = np.array([[p.x, p.y] for p in lay.iverify])
             x0, y0 = pts.min(0)
             x1, y1 = pts.max(0)
-            q = np.array([[x0 - 10, y0 - 10], [x1 + 10, y0 - 10], [x1 + 10, y0 + 0.8 * (y1 - y0)],
-                          [x0 - 10, y0 + 0.8 * (y1 - y0)]])
+            q = np.array(
+                [
+                    [x0 - 10, y0 - 10],
+                    [x1 + 10, y0 - 10],
+                    [x1 + 10, y0 + 0.8 * (y1 - y0)],
+                    [x0 - 10, y0 + 0.8 * (y1 - y0)],
+                ]
+            )
             cv2.fillPoly(img, [_to_img(hmat, q)], (230, 230, 225))
         if self.arm is not None:
             ax, ay = self.arm
@@ -177,7 +214,9 @@ class SynthTable:
         return p
 
     @staticmethod
-    def _panel(img: np.ndarray, hmat: np.ndarray, poly: list[list[float]], size: tuple[int, int], draw: object) -> None:
+    def _panel(
+        img: np.ndarray, hmat: np.ndarray, poly: list[list[float]], size: tuple[int, int], draw: object
+    ) -> None:
         w, h = size
         panel = draw(w, h)  # type: ignore[operator]
         dst = _to_img(hmat, np.array(poly, np.float64)).astype(np.float32)
@@ -205,7 +244,9 @@ class ColourDetector:
         self.calls += 1
         boxes, cls = [], []
         for tok, col in PALETTE.items():
-            mask = (np.abs(image.astype(np.int16) - np.array(col, np.int16)).max(axis=2) <= 25).astype(np.uint8)
+            mask = (np.abs(image.astype(np.int16) - np.array(col, np.int16)).max(axis=2) <= 25).astype(
+                np.uint8
+            )
             n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
             for i in range(1, n):
                 x, y, w, h, a = stats[i]

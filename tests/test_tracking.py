@@ -38,8 +38,15 @@ def test_tracker_builds_states_only_on_change() -> None:
     st = tr.update({}, 2, 0.2)  # the reading holds (zones keep their last reading)
     assert st is not None and st.seat(1).high == ["As", "Kd"] and st.frame == 2 and st.t == 0.2
     assert tr.update({}, 3, 0.3) is None
-    st = tr.update({"iverify": IVerifyReading(True, "seat", 2, ("As",), ("Kd",)), "lcd": 4,
-                    "occluded": frozenset({"dealer.hand"})}, 4, 0.4)
+    st = tr.update(
+        {
+            "iverify": IVerifyReading(True, "seat", 2, ("As",), ("Kd",)),
+            "lcd": 4,
+            "occluded": frozenset({"dealer.hand"}),
+        },
+        4,
+        0.4,
+    )
     assert st is None
     st = tr.update({}, 5, 0.5)
     assert st is not None
@@ -49,5 +56,5 @@ def test_tracker_builds_states_only_on_change() -> None:
 
 def test_tracker_names_an_unknown_zone() -> None:
     tr = TableTracker(make_layout())
-    with pytest.raises(KeyError, match="frame 7: reading for unknown zone 'seat9.high'"):
+    with pytest.raises(KeyError, match=r"frame 7: reading for unknown zone 'seat9\.high'"):
         tr.update({"seat9.high": ()}, 7, 0.0)

@@ -14,7 +14,17 @@ def _regions() -> dict[str, object]:
 
 def test_every_layout_area_has_a_region_in_fixed_order() -> None:
     names = [r.name for r in build_regions(make_layout())]
-    assert names == ["seat1", "seat2", "seat3", "dealer", "iverify", "lcd", "seat1.bet", "seat2.bet", "seat3.bet"]
+    assert names == [
+        "seat1",
+        "seat2",
+        "seat3",
+        "dealer",
+        "iverify",
+        "lcd",
+        "seat1.bet",
+        "seat2.bet",
+        "seat3.bet",
+    ]
 
 
 def test_crop_table_image_round_trip() -> None:
@@ -51,8 +61,9 @@ def test_assign_prefers_high_and_low_over_the_deal_spot() -> None:
     def crop_of(x: float, y: float) -> np.ndarray:
         return (np.array([[x, y]]) - np.array(r.origin_mm)) * r.px_per_mm
 
-    pts = np.concatenate([crop_of(300, 620), crop_of(560, 620), crop_of(370, 760), crop_of(300, 686),
-                          crop_of(1200, 100)])
+    pts = np.concatenate(
+        [crop_of(300, 620), crop_of(560, 620), crop_of(370, 760), crop_of(300, 686), crop_of(1200, 100)]
+    )
     assert r.assign(pts) == ["seat1.high", "seat1.low", "seat1.dealt", "seat1.high", None]
 
 

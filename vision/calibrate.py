@@ -55,7 +55,9 @@ def find_markers(image: np.ndarray, ids: range = range(4)) -> dict[int, tuple[fl
     return out
 
 
-def with_image_points(layout: TableLayout, points: list[tuple[float, float]], size: tuple[int, int]) -> TableLayout:
+def with_image_points(
+    layout: TableLayout, points: list[tuple[float, float]], size: tuple[int, int]
+) -> TableLayout:
     """The layout with its reference points' image coordinates replaced (and the image size)."""
     if len(points) != len(layout.reference_points):
         raise CalibrationError(f"need {len(layout.reference_points)} points, but got {len(points)}")
@@ -73,7 +75,9 @@ def with_image_points(layout: TableLayout, points: list[tuple[float, float]], si
     return TableLayout.model_validate(data)
 
 
-def calibrate_file(source: str | Path, layout: TableLayout, *, points: str | None = None, aruco: bool = False) -> TableLayout:
+def calibrate_file(
+    source: str | Path, layout: TableLayout, *, points: str | None = None, aruco: bool = False
+) -> TableLayout:
     """Calibrate ``layout`` from the first frame of an image or video file."""
     if aruco == (points is not None):
         raise CalibrationError("give exactly one of --aruco or --points")

@@ -23,7 +23,9 @@ class FeltModel:
     @classmethod
     def learn(cls, crops: list[np.ndarray]) -> FeltModel:
         """Felt statistics from crops that are mostly felt (the card and bet regions of a frame)."""
-        px = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3) for c in crops]).astype(np.float32)
+        px = np.concatenate([cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3) for c in crops]).astype(
+            np.float32
+        )
         med = np.median(px, axis=0)
         d = np.linalg.norm(px - med, axis=1)
         felt = d <= np.percentile(d, 50)  # the closer half: felt, whatever else lies there

@@ -32,7 +32,7 @@ def _load_detector(spec: str | None) -> CardDetector | None:
         obj = getattr(importlib.import_module(mod), attr)
     except (ImportError, AttributeError) as e:
         raise typer.BadParameter(f"--detector {spec!r}: {e}") from e
-    det = obj() if callable(obj) and not hasattr(obj, "detect") or isinstance(obj, type) else obj
+    det = obj() if (callable(obj) and not hasattr(obj, "detect")) or isinstance(obj, type) else obj
     return det  # type: ignore[no-any-return]
 
 
@@ -56,7 +56,11 @@ def describe_change(prev: TableState | None, st: TableState) -> str:
     """One human-readable line: the time, the frame and every zone that changed (all, the first time)."""
     now = _zones(st)
     before = _zones(prev) if prev is not None else {}
-    parts = [f"{k}={v}" for k, v in now.items() if before.get(k) != v and (prev is not None or v not in ("-", "blank"))]
+    parts = [
+        f"{k}={v}"
+        for k, v in now.items()
+        if before.get(k) != v and (prev is not None or v not in ("-", "blank"))
+    ]
     return f"{st.t:9.2f}s frame {st.frame:6d}  " + ("  ".join(parts) or "(no change)")
 
 
@@ -65,11 +69,17 @@ def register(app: typer.Typer) -> None:
 
     @app.command("watch")
     def watch_cmd(
-        source: Annotated[str, typer.Argument(help="video file, folder of clips, rtsp:// or http:// URL, or camera index")],
+        source: Annotated[
+            str, typer.Argument(help="video file, folder of clips, rtsp:// or http:// URL, or camera index")
+        ],
         layout: Annotated[Path, typer.Option("--layout", help="the table's layout file (YAML/JSON)")],
         json_out: Annotated[bool, typer.Option("--json", help="one TableState JSON per line")] = False,
-        analyse_fps: Annotated[float, typer.Option(help="frames analysed per second (0 = every frame)")] = 12.5,
-        detector: Annotated[str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")] = None,
+        analyse_fps: Annotated[
+            float, typer.Option(help="frames analysed per second (0 = every frame)")
+        ] = 12.5,
+        detector: Annotated[
+            str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")
+        ] = None,
     ) -> None:
         """Print the table-state changes of a source."""
         from vision.layout import LayoutError, load_layout
@@ -92,8 +102,12 @@ def register(app: typer.Typer) -> None:
         image: Annotated[Path, typer.Argument(help="an image or a video (its first frame is used)")],
         layout: Annotated[Path, typer.Option("--layout", help="the layout file to calibrate")],
         out: Annotated[Path, typer.Option("--out", help="where to write the calibrated layout")],
-        aruco: Annotated[bool, typer.Option("--aruco", help="find ArUco markers DICT_4X4_50 (id i = reference point i)")] = False,
-        points: Annotated[str | None, typer.Option("--points", help="the 4 reference points' pixels: 'x,y x,y x,y x,y'")] = None,
+        aruco: Annotated[
+            bool, typer.Option("--aruco", help="find ArUco markers DICT_4X4_50 (id i = reference point i)")
+        ] = False,
+        points: Annotated[
+            str | None, typer.Option("--points", help="the 4 reference points' pixels: 'x,y x,y x,y x,y'")
+        ] = None,
     ) -> None:
         """Write the layout's reference-point image coordinates, found in a frame."""
         from vision.calibrate import CalibrationError, calibrate_file
@@ -107,28 +121,50 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from e
         new.dump(out)
         for r in new.reference_points:
-            print(f"{r.name}: table ({r.table.x:g}, {r.table.y:g}) mm -> image ({r.image.x:.1f}, {r.image.y:.1f}) px")
+            print(
+                f"{r.name}: table ({r.table.x:g}, {r.table.y:g}) mm -> "
+                f"image ({r.image.x:.1f}, {r.image.y:.1f}) px"
+            )
         print(f"wrote {out}")
 
     @app.command("eval-vision")
     def eval_cmd(
-        clips: Annotated[list[Path], typer.Argument(help="rendered clips with <clip>.states.jsonl and .truth.json")],
-        truth_boxes: Annotated[bool, typer.Option(help="detect with the ground-truth boxes (scores the pipeline, not the model)")] = False,
-        detector: Annotated[str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")] = None,
-        analyse_fps: Annotated[float, typer.Option(help="frames analysed per second (0 = every frame)")] = 12.5,
+        clips: Annotated[
+            list[Path], typer.Argument(help="rendered clips with <clip>.states.jsonl and .truth.json")
+        ],
+        truth_boxes: Annotated[
+            bool, typer.Option(help="detect with the ground-truth boxes (scores the pipeline, not the model)")
+        ] = False,
+        detector: Annotated[
+            str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")
+        ] = None,
+        analyse_fps: Annotated[
+            float, typer.Option(help="frames analysed per second (0 = every frame)")
+        ] = 12.5,
         settle_s: Annotated[float, typer.Option(help="a true state counts once it has held this long")] = 1.0,
         min_precision: Annotated[float, typer.Option(help="per-card precision target")] = 0.995,
         min_recall: Annotated[float, typer.Option(help="per-card recall target")] = 0.995,
         min_rounds: Annotated[float, typer.Option(help="share of rounds that must be read exactly")] = 1.0,
-        json_out: Annotated[Path | None, typer.Option("--json", help="also write the scores as JSON here")] = None,
+        json_out: Annotated[
+            Path | None, typer.Option("--json", help="also write the scores as JSON here")
+        ] = None,
     ) -> None:
         """Score the camera pipeline against the renderer's ground truth; exit 1 when a target is missed."""
         from vision.evaluate import EvalError
         from vision.pipeline import PipelineConfig
 
         try:
-            ok = _eval(clips, truth_boxes, _load_detector(detector), PipelineConfig(analyse_fps=analyse_fps or None),
-                       settle_s, min_precision, min_recall, min_rounds, json_out)
+            ok = _eval(
+                clips,
+                truth_boxes,
+                _load_detector(detector),
+                PipelineConfig(analyse_fps=analyse_fps or None),
+                settle_s,
+                min_precision,
+                min_recall,
+                min_rounds,
+                json_out,
+            )
         except EvalError as e:
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(2) from e
@@ -145,8 +181,15 @@ def register(app: typer.Typer) -> None:
 
 
 def _eval(
-    clips: list[Path], truth_boxes: bool, detector: Any, cfg: Any, settle_s: float,
-    min_p: float, min_r: float, min_rounds: float, json_out: Path | None,
+    clips: list[Path],
+    truth_boxes: bool,
+    detector: Any,
+    cfg: Any,
+    settle_s: float,
+    min_p: float,
+    min_r: float,
+    min_rounds: float,
+    json_out: Path | None,
 ) -> bool:
     import json
 
@@ -159,10 +202,13 @@ def _eval(
         s = evaluate_clip(c, detector=detector, truth_boxes=truth_boxes, config=cfg, settle_s=settle_s)
         scores.append(s)
         t = s.total
-        print(f"{c.name}: {s.moments} moments, cards P={t.precision:.4f} R={t.recall:.4f} "
-              f"(tp {t.tp} fp {t.fp} fn {t.fn}), rounds exact {s.rounds_exact}/{s.rounds}, "
-              f"lcd {s.lcd_ok}/{s.moments}, i-Verify {s.iverify_ok}/{s.moments}, chips {s.chips_ok}/{s.chips_total}, "
-              f"detector calls {s.detector_calls} over {s.frames_analysed} frames")
+        print(
+            f"{c.name}: {s.moments} moments, cards P={t.precision:.4f} R={t.recall:.4f} "
+            f"(tp {t.tp} fp {t.fp} fn {t.fn}), rounds exact {s.rounds_exact}/{s.rounds}, "
+            f"lcd {s.lcd_ok}/{s.moments}, i-Verify {s.iverify_ok}/{s.moments}, "
+            f"chips {s.chips_ok}/{s.chips_total}, "
+            f"detector calls {s.detector_calls} over {s.frames_analysed} frames"
+        )
         for e in s.round_errors:
             print(f"    {e}")
         for k, z in s.zones.items():
@@ -177,8 +223,10 @@ def _eval(
         all_.tp, all_.fp, all_.fn = all_.tp + z.tp, all_.fp + z.fp, all_.fn + z.fn
         print(f"  {k:12s} precision {z.precision:.4f} recall {z.recall:.4f}  (tp {z.tp} fp {z.fp} fn {z.fn})")
     share = exact / rounds if rounds else 1.0
-    print(f"ALL: precision {all_.precision:.4f} (target {min_p}) recall {all_.recall:.4f} (target {min_r}) "
-          f"rounds exact {exact}/{rounds} = {share:.4f} (target {min_rounds})")
+    print(
+        f"ALL: precision {all_.precision:.4f} (target {min_p}) recall {all_.recall:.4f} (target {min_r}) "
+        f"rounds exact {exact}/{rounds} = {share:.4f} (target {min_rounds})"
+    )
     if json_out is not None:
         json_out.write_text(json.dumps([s.model_dump() for s in scores], indent=1))
     ok = all_.precision >= min_p and all_.recall >= min_r and share >= min_rounds

@@ -44,8 +44,17 @@ _SEG_BOXES = {
     "g": (0.25, 0.75, 0.42, 0.58),
 }
 _DIGITS = {
-    "abcdef": 0, "bc": 1, "abdeg": 2, "abcdg": 3, "bcfg": 4, "acdfg": 5, "acdefg": 6, "abc": 7,
-    "abcdefg": 8, "abcdfg": 9, "abcf": 7,
+    "abcdef": 0,
+    "bc": 1,
+    "abdeg": 2,
+    "abcdg": 3,
+    "bcfg": 4,
+    "acdfg": 5,
+    "acdefg": 6,
+    "abc": 7,
+    "abcdefg": 8,
+    "abcdfg": 9,
+    "abcf": 7,
 }
 
 
@@ -76,7 +85,10 @@ def read_lcd(crop: np.ndarray) -> int | None:
         return 1
     on = ""
     for s, (u0, u1, v0, v1) in _SEG_BOXES.items():
-        sub = box[int(v0 * bh): max(int(v0 * bh) + 1, int(v1 * bh)), int(u0 * bw): max(int(u0 * bw) + 1, int(u1 * bw))]
+        sub = box[
+            int(v0 * bh) : max(int(v0 * bh) + 1, int(v1 * bh)),
+            int(u0 * bw) : max(int(u0 * bw) + 1, int(u1 * bw)),
+        ]
         if sub.size and float(sub.mean()) > 0.3:
             on += s
     if on in _DIGITS:
@@ -131,7 +143,7 @@ def _templates() -> dict[str, np.ndarray]:
 
 
 def _white_mask(bgr: np.ndarray) -> np.ndarray:
-    return (bgr.min(axis=2) > 150).astype(np.uint8)
+    return np.asarray(bgr.min(axis=2) > 150, dtype=np.uint8)
 
 
 def read_header(panel: np.ndarray, min_score: float = 0.5) -> Header:
@@ -188,7 +200,7 @@ def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5, tolerance: in
     m = max(1, round(0.04 * min(h, w)))
     band[:m] = band[-m:] = True
     band[:, :m] = band[:, -m:] = True
-    band[: round(h * HEADER_FRACTION), 2 * w // 3:] = True
+    band[: round(h * HEADER_FRACTION), 2 * w // 3 :] = True
     return bool(near[band].mean() >= min_fraction)
 
 
@@ -221,7 +233,7 @@ def split_setting(dets: Detections, game_low: int = 2) -> tuple[list[str], list[
         k = int(np.argmax(gx))
         rest = np.delete(gx, k)
         if gx[k] > 1.25 * wid and gx[k] > 1.3 * float(np.median(rest)):
-            return ordered[: k + 1], ordered[k + 1:]
+            return ordered[: k + 1], ordered[k + 1 :]
     if len(ordered) > game_low:
         return ordered[:-game_low], ordered[-game_low:]
     return ordered, []

@@ -22,6 +22,7 @@ into the crop), so the pipeline's own logic can be scored apart from the model's
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from collections import Counter
@@ -216,22 +217,24 @@ def score_states(
             zs.fp += sum(b.values()) - tp
             zs.fn += sum(a.values()) - tp
             if a != b and not zone.startswith("iverify"):
-                bad_at.append((t_end, f"t={t_end:.2f}s {zone}: true {sorted(a.elements())} read {sorted(b.elements())}"))
+                bad_at.append(
+                    (t_end, f"t={t_end:.2f}s {zone}: true {sorted(a.elements())} read {sorted(b.elements())}")
+                )
         if ps is not None:
             score.lcd_ok += ts.lcd == ps.lcd
             tv, pv = ts.iverify, ps.iverify
             score.iverify_ok += (tv.visible, tv.mode, tv.seat) == (pv.visible, pv.mode, pv.seat)
             for s in ts.seats:
                 score.chips_total += 1
-                try:
+                with contextlib.suppress(KeyError):
                     score.chips_ok += s.chips == ps.seat(s.seat).chips
-                except KeyError:
-                    pass
     for rnd, t0, t1 in rounds:
         score.rounds += 1
         errs = [m for t, m in bad_at if t0 <= t <= (t1 if t1 is not None else float("inf"))]
         if errs:
-            score.round_errors.append(f"round {rnd}: {errs[0]}" + (f" (+{len(errs) - 1} more)" if len(errs) > 1 else ""))
+            score.round_errors.append(
+                f"round {rnd}: {errs[0]}" + (f" (+{len(errs) - 1} more)" if len(errs) > 1 else "")
+            )
         else:
             score.rounds_exact += 1
     return score
@@ -276,13 +279,15 @@ def evaluate_clip(
         if fr.image is None:
             continue
         frames += 1
-        last = fr.index
-        st = pipe.process(fr.index, fr.t, fr.image)
+        last = fr.frame
+        st = pipe.process(fr.frame, fr.t, fr.image)
         if st is not None:
             pred.append(st)
     rounds = [(r.round, r.t_start, r.t_end) for r in truth.rounds]
     n_frames = max(truth.frames, last + 1)
-    score = score_states(clip.name, states, pred, fps=truth.fps, n_frames=n_frames, rounds=rounds, settle_s=settle_s)
+    score = score_states(
+        clip.name, states, pred, fps=truth.fps, n_frames=n_frames, rounds=rounds, settle_s=settle_s
+    )
     score.detector_calls = pipe.detector_calls
     score.frames_analysed = frames
     return score

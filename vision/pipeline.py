@@ -5,7 +5,8 @@ display, the LCD, each bet circle):
 
 1. **Change test.** The region is rectified to a small crop (its longest side ``small_px``
    pixels; a few microseconds) and compared with the crop taken when it last settled: the share of
-   pixels that differ by more than ``diff_level`` levels in some colour channel. Below ``change_fraction``, nothing
+   pixels that differ by more than ``diff_level`` levels in some colour channel. Below
+   ``change_fraction``, nothing
    changed and nothing runs.
 2. **Occlusion test.** Of the changed pixels, those with skin or sleeve colours (the dealer's arm)
    make the region *occluded* when they cover ``occlusion_fraction`` of it: it keeps its last known
@@ -58,7 +59,9 @@ class PipelineConfig(BaseModel):
     small_px: int = Field(48, ge=8, description="longest side of the change-test crops")
     diff_level: int = Field(30, ge=1, le=255, description="grey-level difference that counts as changed")
     change_fraction: float = Field(0.02, gt=0, lt=1, description="share of changed pixels: region changed")
-    motion_fraction: float = Field(0.01, ge=0, lt=1, description="frame-to-frame share below which it is still")
+    motion_fraction: float = Field(
+        0.01, ge=0, lt=1, description="frame-to-frame share below which it is still"
+    )
     stable_frames: int = Field(2, ge=1, description="still analysed frames before a changed region is read")
     confirm_reads: int = Field(2, ge=1, description="agreeing reads that settle a new reading")
     force_after_s: float = Field(3.0, gt=0, description="read a changed, unoccluded region after this anyway")
@@ -137,7 +140,9 @@ def _skin_mask(bgr: np.ndarray) -> np.ndarray:
 class TablePipeline:
     """Frames of one clip -> table states (one instance per clip or stream)."""
 
-    def __init__(self, layout: TableLayout, detector: CardDetector, config: PipelineConfig | None = None) -> None:
+    def __init__(
+        self, layout: TableLayout, detector: CardDetector, config: PipelineConfig | None = None
+    ) -> None:
         self.layout = layout
         self.detector = detector
         self.cfg = config or PipelineConfig()
@@ -162,7 +167,9 @@ class TablePipeline:
         """Analyse one frame; the new table state when the debounced content changed, else None."""
         self._frame = frame
         if self._felt is None:
-            crops = [w.region.rectify(image, w.scale) for w in self._watch if w.region.kind in ("cards", "bet")]
+            crops = [
+                w.region.rectify(image, w.scale) for w in self._watch if w.region.kind in ("cards", "bet")
+            ]
             self._felt = FeltModel.learn(crops)
         readings: dict[str, Hashable] = {}
         occluded: set[str] = set()
@@ -271,7 +278,9 @@ class TablePipeline:
                 poly = (r.zones[0].table_poly - np.array(r.origin_mm)) * r.px_per_mm
                 mask = self._bet_masks[r.name] = inner_mask(r.size, poly)
             seat = r.name.split(".")[0]
-            return {f"{seat}.chips": chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)}
+            return {
+                f"{seat}.chips": chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)
+            }
         # i-Verify
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
         if not visible:
@@ -315,6 +324,6 @@ def watch(
             if last_live_t is not None and fr.t - last_live_t < 0.9 / cfg.analyse_fps:
                 continue
             last_live_t = fr.t
-        state = pipe.process(fr.index, fr.t, fr.image)
+        state = pipe.process(fr.frame, fr.t, fr.image)
         if state is not None:
             yield FrameResult(state, fr.image)

@@ -38,7 +38,7 @@ class SourceError(RuntimeError):
 
 
 class Frame(NamedTuple):
-    index: int  # frame number within its clip (0-based)
+    frame: int  # frame number within its clip (0-based)
     t: float  # seconds from the start of the clip (file) or since the stream opened (live)
     image: np.ndarray | None  # BGR; None for a frame that was skipped (grabbed, not decoded)
     clip: str  # the file or URL the frame comes from
@@ -71,8 +71,16 @@ def iter_frames(
     """
     open_cap = opener or cv2.VideoCapture
     if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
-        yield from _live(int(source), f"camera {int(source)}", open_cap, reconnect_tries, backoff_s,
-                         max_backoff_s, clock, sleep)
+        yield from _live(
+            int(source),
+            f"camera {int(source)}",
+            open_cap,
+            reconnect_tries,
+            backoff_s,
+            max_backoff_s,
+            clock,
+            sleep,
+        )
         return
     if isinstance(source, str) and _is_url(source):
         yield from _live(source, source, open_cap, reconnect_tries, backoff_s, max_backoff_s, clock, sleep)
@@ -90,7 +98,9 @@ def iter_frames(
     yield from _file(path, analyse_fps, skipped, open_cap)
 
 
-def _file(path: Path, analyse_fps: float | None, skipped: bool, open_cap: Callable[[Any], Any]) -> Iterator[Frame]:
+def _file(
+    path: Path, analyse_fps: float | None, skipped: bool, open_cap: Callable[[Any], Any]
+) -> Iterator[Frame]:
     if path.suffix.lower() in IMAGE_SUFFIXES:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
@@ -126,7 +136,9 @@ def _file(path: Path, analyse_fps: float | None, skipped: bool, open_cap: Callab
         if i == 0:
             raise SourceError(f"{path}: frame 0: cannot decode any frame")
         if count > 0 and i < count - 2:
-            raise SourceError(f"{path}: frame {i}: cannot decode (the file claims {count} frames; truncated?)")
+            raise SourceError(
+                f"{path}: frame {i}: cannot decode (the file claims {count} frames; truncated?)"
+            )
     finally:
         cap.release()
 
@@ -173,10 +185,18 @@ def _live(
             # dropped: reconnect with back-off
             failures += 1
             if failures > tries:
-                raise SourceError(f"{name}: stream lost after frame {i - 1}; gave up after {tries} reconnect attempts")
+                raise SourceError(
+                    f"{name}: stream lost after frame {i - 1}; gave up after {tries} reconnect attempts"
+                )
             delay = wait.next()
-            _log.warning("%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %d)",
-                         name, i - 1, delay, failures, tries)
+            _log.warning(
+                "%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %d)",
+                name,
+                i - 1,
+                delay,
+                failures,
+                tries,
+            )
             cap.release()
             sleep(delay)
             cap = open_cap(target)

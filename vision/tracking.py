@@ -104,7 +104,9 @@ class TableTracker:
             self._zones[k] = Debouncer(_initial(k), self.hold_frames, self.hold_s)
             self._last[k] = _initial(k)
 
-    def update(self, readings: Mapping[str, Hashable], frame: int, t: float, *, force: bool = False) -> TableState | None:
+    def update(
+        self, readings: Mapping[str, Hashable], frame: int, t: float, *, force: bool = False
+    ) -> TableState | None:
         """Feed the readings of one analysed frame (zones not named keep their last reading; an
         occluded zone is simply not read). Returns the new state when the debounced content changed
         (or on the first call, or with ``force``), else None."""
@@ -155,7 +157,7 @@ class TableTracker:
             ),
             iverify=IVerifyState(
                 visible=iv.visible,
-                mode=iv.mode,  # type: ignore[arg-type]
+                mode=iv.mode,
                 seat=iv.seat,
                 high=list(iv.high),
                 low=list(iv.low),

@@ -31,7 +31,7 @@ def _poly(points: list[Point]) -> np.ndarray:
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
     q = np.concatenate([pts, np.ones((len(pts), 1))], axis=1) @ h.T
-    return q[:, :2] / q[:, 2:3]
+    return np.asarray(q[:, :2] / q[:, 2:3])
 
 
 def local_scale(h: np.ndarray, table_xy: tuple[float, float]) -> float:
@@ -83,7 +83,9 @@ class Region:
         self.from_crop = np.linalg.inv(self.to_crop)
 
     # --- crops ---------------------------------------------------------------------------
-    def rectify(self, frame: np.ndarray, scale: float = 1.0, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    def rectify(
+        self, frame: np.ndarray, scale: float = 1.0, interpolation: int = cv2.INTER_LINEAR
+    ) -> np.ndarray:
         """The region's upright crop; ``scale`` < 1 gives a smaller one (for cheap change tests)."""
         w, h = self.size
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -106,7 +108,8 @@ class Region:
         return _apply(self.from_crop, pts)
 
     def crop_to_table(self, pts: np.ndarray) -> np.ndarray:
-        return np.asarray(pts, dtype=np.float64).reshape(-1, 2) / self.px_per_mm + np.array(self.origin_mm)
+        out = np.asarray(pts, dtype=np.float64).reshape(-1, 2) / self.px_per_mm + np.array(self.origin_mm)
+        return np.asarray(out)
 
     def image_to_crop(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.to_crop, pts)
@@ -181,14 +184,33 @@ def build_regions(
     for s in sorted(layout.seats, key=lambda s: s.seat):
         high, low = _poly(s.high), _poly(s.low)
         deal = _poly(s.deal) if s.deal is not None else _hull(high, low)
-        zones = [(f"seat{s.seat}.dealt", deal, 0), (f"seat{s.seat}.high", high, 1), (f"seat{s.seat}.low", low, 1)]
+        zones = [
+            (f"seat{s.seat}.dealt", deal, 0),
+            (f"seat{s.seat}.high", high, 1),
+            (f"seat{s.seat}.low", low, 1),
+        ]
         out.append(_region(f"seat{s.seat}", "cards", zones, h, margin_mm, px_per_mm, max_side))
     d = layout.dealer
-    dz = [("dealer.hand", _poly(d.hand), 0), ("dealer.high", _poly(d.high), 1), ("dealer.low", _poly(d.low), 1)]
+    dz = [
+        ("dealer.hand", _poly(d.hand), 0),
+        ("dealer.high", _poly(d.high), 1),
+        ("dealer.low", _poly(d.low), 1),
+    ]
     out.append(_region("dealer", "cards", dz, h, margin_mm, px_per_mm, max_side))
-    out.append(_region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], h, 0.0, px_per_mm, max_side))
+    out.append(
+        _region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], h, 0.0, px_per_mm, max_side)
+    )
     out.append(_region("lcd", "lcd", [("lcd", _poly(layout.lcd), 0)], h, 0.0, px_per_mm, max_side))
     for s in sorted(layout.seats, key=lambda s: s.seat):
-        out.append(_region(f"seat{s.seat}.bet", "bet", [(f"seat{s.seat}.bet", _poly(s.bet), 0)], h, 0.0,
-                           px_per_mm, max_side))
+        out.append(
+            _region(
+                f"seat{s.seat}.bet",
+                "bet",
+                [(f"seat{s.seat}.bet", _poly(s.bet), 0)],
+                h,
+                0.0,
+                px_per_mm,
+                max_side,
+            )
+        )
     return out
