@@ -218,6 +218,7 @@ class RoundState:
     ended: bool = False  # ROUND_END seen (False when the footage stopped first)
     last_state: TableState | None = None
     void_reason: str | None = None  # set by FOREIGN-CARD: later findings say the round is void
+    version: int = 0  # counts accepted changes applied to this round
 
     @property
     def hand_size(self) -> int:
@@ -453,6 +454,7 @@ class RoundTracker:
             rnd = self._new_round(ch, state)
             before = 0
             self._detect_partial_start(rnd)
+        rnd.version += 1
         if ch.zone == "iverify":
             self._on_iverify(rnd, ch)
         else:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from compliance.events import CHECK_RULES, CheckId, Event, Finding
 from compliance.rounds import MonitorConfig, PositionState, RoundState
-from rules.cards import CardParseError, format_cards, parse_cards
+from rules.cards import Card, CardParseError, format_cards, parse_cards
 from rules.houseway import HouseWay
 from rules.settings import Setting, SettingError
 from vision.layout import TableLayout
@@ -154,5 +154,12 @@ def house_way_setting(house_way: HouseWay, setting: Setting) -> Setting:
     return house_way.set(tuple(setting.high) + tuple(setting.low)).setting
 
 
+def _display_order(card: Card) -> tuple[int, int]:
+    return (-15 if card.is_joker else -card.pip, card.code % 4)
+
+
 def show(setting: Setting) -> str:
-    return f"high {format_cards(setting.high)} / low {format_cards(setting.low)}"
+    """``high Kc Kd 5c 3d 2s / low 9s 7h``: each hand highest card first (the Joker first)."""
+    high = sorted(setting.high, key=_display_order)
+    low = sorted(setting.low, key=_display_order)
+    return f"high {format_cards(high)} / low {format_cards(low)}"

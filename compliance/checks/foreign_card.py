@@ -15,7 +15,7 @@ round void at the first finding; every later finding of the round says so.
 
 from __future__ import annotations
 
-from compliance.checks._base import Check
+from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
 from compliance.rounds import RoundState
 from rules.cards import CardParseError, parse_card
@@ -32,11 +32,16 @@ class ForeignCard(Check):
         return self._scan(rnd, event.t, event.frame)
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
-        if rnd is None:
+        if rnd is None or self._seen == (rnd.number, rnd.version):
             return []
         return self._scan(rnd, state.t, state.frame)
 
+    def __init__(self, ctx: CheckContext) -> None:
+        super().__init__(ctx)
+        self._seen: tuple[int, int] | None = None  # (round, version) last scanned
+
     def _scan(self, rnd: RoundState, t: float, frame: int) -> list[Finding]:
+        self._seen = (rnd.number, rnd.version)
         out = []
         where: dict[str, list[str]] = {}
         for p in rnd.positions.values():

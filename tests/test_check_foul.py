@@ -1,0 +1,73 @@
+"""FOUL-MISHANDLED: a fouled hand handled per the table's foul policy (seed 002 rule 3.7.2: re-set
+by the house way; seed 000 rule 5: the foul hand loses)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
+from tablescript import Run, Table
+
+CHECK = "FOUL-MISHANDLED"
+KINGS = "Kc Kd 9s 7h 5c 3d 2s"  # low Kc Kd over a no-pair high fouls; house way: low 9s 7h
+
+
+def _foul_exposed(game: str = "seven-card", policy: str | None = None) -> Table:
+    cards = KINGS if game == "seven-card" else "Kc 9s 7h 5c 3d 2s"
+    low = "Kc Kd" if game == "seven-card" else "Kc"  # 6-card: a K low over a 9-high high fouls
+    t = Table(game, seats=[1, 2, 3], foul_policy=policy).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": cards})
+    return t.set(1, low).set(3).expose_dealer().dealer_set().turn(1)
+
+
+def test_mbs_3_7_2_foul_hand_re_set_by_the_house_way_is_compliant() -> None:
+    t = _foul_exposed().place(1, "Kc Kd 5c 3d 2s", "9s 7h").turn(3).collect_all().hold(1)
+    run = Run(t)
+    assert run.findings == []
+    seat1 = next(h for h in run.rounds[0].hands if h.position == "seat1")
+    assert seat1.low == ["9s", "7h"]
+
+
+def test_mbs_3_7_2_foul_hand_settled_without_re_set_is_a_breach_reported_at_round_end() -> None:
+    t = _foul_exposed()
+    exposed_at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    run = Run(t)
+    [f] = run.of(CHECK)
+    assert f.seat == 1 and f.frame == exposed_at and "never re-set" in f.observed
+    assert "re-set to high Kd Kc 5c 3d 2s / low 9s 7h" in f.expected
+    end = next(e for e in run.events if e.kind.value == "round_end")
+    assert end.frame > f.frame  # judged when the round ended, evidence the exposure frame
+
+
+def test_mbs_3_7_2_foul_hand_re_set_another_way_is_a_breach() -> None:
+    t = _foul_exposed().place(1, "Kc Kd 7h 3d 2s", "9s 5c")
+    at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == at and "not the house way" in f.observed
+
+
+def test_footage_ending_before_the_round_ends_is_not_judged() -> None:
+    t = _foul_exposed().turn(3)
+    assert Run(t).of(CHECK) == []
+
+
+def test_wsgc_rule5_foul_hand_that_loses_as_dealt_is_compliant() -> None:
+    t = _foul_exposed("six-card").turn(3).collect("seat1").collect_all().hold(1)
+    assert Run(t).findings == []
+
+
+def test_wsgc_rule5_foul_hand_re_set_and_played_is_a_breach_at_once() -> None:
+    t = _foul_exposed("six-card").place(1, "Kc 7h 5c 3d 2s", "9s")
+    at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == at and "re-set to high Kc 7h 5c 3d 2s / low 9s" in f.observed
+
+
+def test_a_hand_that_is_not_foul_is_not_judged() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all({"seat1": KINGS})
+    t.set(1, "9s 5c").set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    assert Run(t).findings == []
