@@ -7,6 +7,7 @@ the other five (so the setting uses exactly the dealt cards), and it never fouls
 
     .venv/bin/python benchmarks/houseway_throughput.py            # full: all 6-card + 10M 7-card
     .venv/bin/python benchmarks/houseway_throughput.py --quick    # 2M + 2M, for a smoke run
+    .venv/bin/python benchmarks/houseway_throughput.py --seven-all  # + all 154,143,080 7-card hands
 
 Prints hands/s of the house way alone (``TableHouseWay.set_many``, the same kernel the per-hand
 API calls) and of the whole loop (dealing + house way + checks), and the rows that decided.
@@ -153,6 +154,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2M six-card (in order) + 2M seven-card hands")
     ap.add_argument("--seven", type=int, default=None, help="random seven-card hands (default 10,000,000)")
+    ap.add_argument("--seven-all", action="store_true", help="also all C(53,7) seven-card hands (minutes)")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     six_total = math.comb(53, 6)
@@ -166,6 +168,9 @@ def main() -> None:
     if six == six_total:
         print(f"  (all C(53,6) = {six_total:,} six-card hands)")
     _run(mbs, seven, "random", args.seed)
+    if args.seven_all:
+        _run(mbs, math.comb(53, 7), "all", args.seed)
+        print(f"  (all C(53,7) = {math.comb(53, 7):,} seven-card hands)")
     _per_hand_api(mbs, 20_000)
     _per_hand_api(wsgc, 20_000)
 

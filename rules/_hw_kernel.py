@@ -109,6 +109,7 @@ _SF_CATS = (1 << STRAIGHT) | (1 << FLUSH) | (1 << STRAIGHT_FLUSH) | (1 << ROYAL_
 NO_ROW = -1
 MISSING_GROUP = -2
 NO_SETTING = -3
+FOULS = -4  # a row's named low hand outranks the high hand (a bad house-way file)
 
 
 @_jit
@@ -363,6 +364,8 @@ def decide(
                         best_s = s
         if best_s < 0:
             return NO_SETTING, ri
+        if fouls(hv[best_s], lv[best_s]):
+            return FOULS, ri
         return ri, best_s
     return NO_ROW, -1
 

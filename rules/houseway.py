@@ -48,7 +48,9 @@ Actions (what goes low; the rest goes high):
 * ``keep_in_high: best_category``: the best category the cards can make stays high; then the
   highest low hand; then the best high hand.
 
-No setting chosen by an action may foul; ``paigow-monitor``'s benchmark checks every hand.
+No setting chosen by an action may foul: a row whose named low hand would foul raises
+``HouseWayError`` naming the row and the hand (``benchmarks/houseway_throughput.py`` checks the
+shipped files over every six-card hand and millions of seven-card hands).
 """
 
 from __future__ import annotations
@@ -435,6 +437,9 @@ class TableHouseWay:
         rid = self.spec.rows[row].id if 0 <= row < len(self.spec.rows) else "?"
         if code == _hk.MISSING_GROUP:
             return f"house way {self.name!r} ({self.origin}): row {rid!r} names cards that {hand} lacks"
+        if code == _hk.FOULS:
+            where = f"house way {self.name!r} ({self.origin})"
+            return f"{where}: row {rid!r} fouls the hand {hand} (low outranks high)"
         return f"house way {self.name!r} ({self.origin}): row {rid!r} finds no fair setting of {hand}"
 
     def set(self, cards: Sequence[Card]) -> HouseWayResult:

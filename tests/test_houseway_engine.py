@@ -253,3 +253,23 @@ def test_equal_rank_setting_is_compliant(mbs: TableHouseWay) -> None:
     other = setting_from_low(dealt, [other_ace, *[c for c in house.low if c != ace_low]])
     assert other != house
     assert setting_key(other) == setting_key(house)
+
+
+def test_a_row_that_fouls_is_refused_naming_row_and_hand() -> None:
+    way = house_way_from_yaml(
+        _yaml("""
+        name: greedy
+        game: seven-card
+        title: t
+        source: s
+        rows:
+          - id: two-highest-low
+            text: the two highest cards low (fouls a no-pair hand)
+            cite: c
+            when: {shape: no_pair}
+            action: {low: [highest single, 2nd single]}
+        """),
+        origin="greedy.yaml",
+    )
+    with pytest.raises(HouseWayError, match=r"greedy\.yaml.*'two-highest-low' fouls the hand Kc Qh 9s"):
+        way.set(parse_cards("Kc Qh 9s 6h 4c 3d 2s"))
