@@ -175,3 +175,12 @@ def test_six_card_enumeration_reproduces_seed_000() -> None:
     assert f"{p2.house_edge_percent:.2f}" == "4.01"  # the seed's 4.10% is not reproducible (SPEC.md)
     for m in (ins, p3, p2):
         assert all(f.matches is not False for f in m.figures)
+
+
+def test_chunking_for_the_progress_bar_does_not_change_the_counts() -> None:
+    deck = [4 * r + s for r in range(7, 13) for s in range(4)] + [52]
+    seen: list[int] = []
+    one = _enum_kernel.count_hands(deck, 6, chunks=1)
+    many = _enum_kernel.count_hands(deck, 6, progress=seen.append, chunks=40)
+    assert (one == many).all()
+    assert sum(seen) == int(one.sum()) and len(seen) > 10

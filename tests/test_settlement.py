@@ -264,3 +264,15 @@ def test_six_card_players_are_symmetric_in_envy(deal: list[str]) -> None:
     big = {"5 Aces", "Royal Flush", "Straight Flush", "4 of a Kind", "Full House"}
     assert (len(e2) == 1) == (f1.hand in big)
     assert (len(e1) == 1) == (f2.hand in big)
+
+
+def test_six_card_dealer_joker_low_is_only_an_ace() -> None:
+    # seed 000 7.a.i is the player's exception; the dealer's Joker is an Ace (6.h), an Ace ties it
+    dealer = DealerHand(cards="Jk Kd Kh 8s 7c 2d", low="Jk")
+    r = settle_round(SIX, dealer, [_player(1, "Ac Qc Qd Qs 5h 3c", low="Ac")])
+    assert r.seats[0].low_matchup is Outcome.LOSE and "copy" in r.seats[0].matchup_detail
+
+
+def test_commission_free_is_a_seven_card_game() -> None:
+    with pytest.raises(ValueError, match="commission-free"):
+        TableOptions(game="six-card", variant=Variant.COMMISSION_FREE)
