@@ -122,8 +122,10 @@ def math(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Enumerate every hand (C(53,7) / C(53,6)) and print each paytable's counts, hit frequency and
-    house edge beside the seeds' published figures."""
+    """Enumerate every hand and print each paytable's counts, hit frequency and house edge.
+
+    All C(53,7) = 154,143,080 seven-card and C(53,6) = 22,957,480 six-card hands; each figure the
+    seeds publish is shown beside it with a match / mismatch mark."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,

@@ -24,6 +24,7 @@ class _GameName(StrEnum):
 def register(app: typer.Typer) -> None:
     """Add this package's commands to the main app."""
     app.command("house-way")(house_way_command)
+    __import__("rules._cli_money", fromlist=["register"]).register(app)  # math, settle (rules/_cli_money.py)
 
 
 def house_way_command(
