@@ -147,6 +147,8 @@ def audit(
         f"{len(res.failed)} failed; {res.findings} finding(s) in total; footage {res.footage_s:.1f} s "
         f"in {res.wall_s:.1f} s; summary: {out / 'summary.html'}"
     )
+    if res.interrupted:
+        raise typer.Exit(130)
     if res.clips == 0:
         typer.echo("error: no clips found in " + ", ".join(map(str, paths)), err=True)
         raise typer.Exit(2)

@@ -75,6 +75,7 @@ class AuditResult(BaseModel):
     footage_s: float
     wall_s: float
     findings: int
+    interrupted: bool = False  # Ctrl-C: what was finished is kept; a re-run resumes
 
 
 def _clip_stem(p: Path) -> str:
@@ -357,6 +358,63 @@ def _video_seconds(path: str) -> float | None:
     return float(n / fps) if n > 0 and fps > 0 else None
 
 
+def _run_pool(
+    todo: list[ClipJob],
+    out: Path,
+    workers: int,
+    monitor_factory: MonitorFactory | None,
+    prog: Any,
+    running: dict[str, Any],
+    started: Callable[[ClipJob], None],
+    finished: Callable[[str, str, str, float], None],
+    on_clip_done: Callable[[ClipReport | str], None] | None,
+) -> None:
+    """Clips in worker processes; each result is taken as it comes (a dead worker fails its clip)."""
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    q = ctx.Queue()
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q,))
+    try:
+        futs: dict[Future[str], ClipJob] = {}
+        for job in todo:
+            futs[ex.submit(_audit_in_worker, job.model_dump_json(), str(out), monitor_factory)] = job
+            started(job)
+        pending = set(futs)
+        while pending:
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            while True:
+                try:
+                    clip, t = q.get_nowait()
+                except (queue.Empty, OSError, ValueError):
+                    break
+                if clip in running:
+                    prog.update(running[clip], completed=t)
+            for fut in done:
+                job = futs[fut]
+                try:
+                    d = json.loads(fut.result())
+                    finished(d["clip"], d["status"], d["error"], float(d["footage_s"]))
+                except Exception as e:  # the worker died: the clip is failed, the batch goes on
+                    rep = ClipReport(
+                        clip=job.clip,
+                        status="failed",
+                        mode=job.mode,
+                        video=job.video,
+                        states=job.states,
+                        error=f"{job.video or job.states}: worker crashed: {type(e).__name__}: {e}",
+                    )
+                    tmp = out / CLIPS_DIR / f".{job.clip}.tmp-{os.getpid()}"
+                    tmp.mkdir(parents=True, exist_ok=True)
+                    atomic_write_text(tmp / "result.json", rep.model_dump_json(indent=1))
+                    _publish(tmp, out / CLIPS_DIR / job.clip)
+                    finished(job.clip, "failed", rep.error, 0.0)
+                if on_clip_done is not None:
+                    on_clip_done(job.clip)
+    except BaseException:
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
 def run_audit(
     paths: Sequence[Path],
     out: Path,
@@ -385,6 +443,7 @@ def run_audit(
         console.print(f"{skipped} clip(s) already audited with the same inputs: skipped")
     failed: list[str] = []
     done_footage = 0.0
+    interrupted = False
     prog = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -413,54 +472,22 @@ def run_audit(
             else:
                 done_footage += footage
 
-        if workers <= 1 or len(todo) <= 1:
-            _init_worker(None)
-            for job in todo:
-                started(job)
-                rep = audit_clip(job, out, monitor_factory)
-                finished(rep.clip, rep.status, rep.error, rep.footage_s)
-                if on_clip_done is not None:
-                    on_clip_done(rep)
-        else:
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            q = ctx.Queue()
-            with ProcessPoolExecutor(
-                max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q,)
-            ) as ex:
-                futs: dict[Future[str], ClipJob] = {}
+        try:
+            if workers <= 1 or len(todo) <= 1:
+                _init_worker(None)
                 for job in todo:
-                    futs[ex.submit(_audit_in_worker, job.model_dump_json(), str(out), monitor_factory)] = job
                     started(job)
-                pending = set(futs)
-                while pending:
-                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                    while True:
-                        try:
-                            clip, t = q.get_nowait()
-                        except (queue.Empty, OSError, ValueError):
-                            break
-                        if clip in running:
-                            prog.update(running[clip], completed=t)
-                    for fut in done:
-                        job = futs[fut]
-                        try:
-                            d = json.loads(fut.result())
-                            finished(d["clip"], d["status"], d["error"], float(d["footage_s"]))
-                        except Exception as e:  # the worker died: the clip is failed, the batch goes on
-                            rep = ClipReport(
-                                clip=job.clip,
-                                status="failed",
-                                mode=job.mode,
-                                video=job.video,
-                                states=job.states,
-                                error=f"{job.video or job.states}: worker crashed: {type(e).__name__}: {e}",
-                            )
-                            d_ = out / CLIPS_DIR / job.clip
-                            d_.mkdir(parents=True, exist_ok=True)
-                            atomic_write_text(d_ / "result.json", rep.model_dump_json(indent=1))
-                            finished(job.clip, "failed", rep.error, 0.0)
-                        if on_clip_done is not None:
-                            on_clip_done(job.clip)
+                    rep = audit_clip(job, out, monitor_factory)
+                    finished(rep.clip, rep.status, rep.error, rep.footage_s)
+                    if on_clip_done is not None:
+                        on_clip_done(rep)
+            else:
+                _run_pool(todo, out, workers, monitor_factory, prog, running, started, finished, on_clip_done)
+        except KeyboardInterrupt:  # Ctrl-C: clips published so far stay; the rest is done on a re-run
+            interrupted = True
+            prog.console.print(
+                "[yellow]interrupted: the clips finished so far are kept; run again to resume[/]"
+            )
     reports, errors = write_summary(out)
     for line in errors:
         console.print(f"[red]{line}[/]")
@@ -473,4 +500,5 @@ def run_audit(
         footage_s=done_footage,
         wall_s=time.perf_counter() - t0,
         findings=sum(len(r.alerts) for r in reports if r.status == "ok"),
+        interrupted=interrupted,
     )

@@ -8,6 +8,7 @@ Layout of an audit output folder::
     OUT/summary.csv                one row per clip (failed clips included, with their error)
     OUT/findings.csv               one row per alert across the batch
     OUT/summary.html               the batch at a glance, linking every clip report
+    OUT/summary.json               BatchSummary: the batch totals
 
 The summary is always rebuilt from the per-clip ``result.json`` files, so it is right after a
 resumed run. HTML uses inline CSS only: no external stylesheet, script or font.
@@ -32,6 +33,7 @@ from compliance.events import CheckId, Event, RoundRecord
 __all__ = [
     "CLIPS_DIR",
     "REPORT_VERSION",
+    "BatchSummary",
     "ClipReport",
     "atomic_write_text",
     "clip_html",
@@ -68,6 +70,22 @@ class ClipReport(BaseModel):
     rounds: list[RoundRecord] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
     alerts: list[Alert] = Field(default_factory=list)
+
+
+class BatchSummary(BaseModel):
+    """``summary.json``: the batch totals (rebuilt, like the CSV and HTML, from the clip records)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = REPORT_VERSION
+    clips: int
+    audited: int
+    failed: list[str]
+    footage_s: float
+    rounds: int
+    findings: int
+    findings_by_check: dict[str, int]
+    unreadable: list[str]
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -403,4 +421,16 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
             )
     atomic_write_text(out / "findings.csv", buf.getvalue())
     atomic_write_text(out / "summary.html", summary_html(reports, errors))
+    ok = [r for r in reports if r.status == "ok"]
+    totals = BatchSummary(
+        clips=len(reports),
+        audited=len(ok),
+        failed=[r.clip for r in reports if r.status != "ok"],
+        footage_s=sum(r.footage_s for r in ok),
+        rounds=sum(len(r.rounds) for r in ok),
+        findings=sum(len(r.alerts) for r in ok),
+        findings_by_check=dict(sorted(Counter(a.check_id.value for r in ok for a in r.alerts).items())),
+        unreadable=list(errors),
+    )
+    atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
     return reports, errors

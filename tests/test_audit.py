@@ -52,6 +52,8 @@ def test_audit_command_writes_clip_reports_and_summary(tmp_path: Path, fake_engi
     assert rows["a"]["findings"] == "1" and rows["b"]["findings"] == "2"
     assert rows["b"]["DEALER-REVEAL-EARLY"] == "2" and rows["b"]["rounds"] == "3"
     assert len(_rows(out / "findings.csv")) == 3
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["findings_by_check"] == {"DEALER-REVEAL-EARLY": 3} and summary["rounds"] == 5
     assert "clips/b/report.html" in (out / "summary.html").read_text()
 
 
@@ -213,3 +215,19 @@ def test_audit_with_the_real_engine_flags_the_early_reveal(tmp_path: Path) -> No
     flagged = {(a.round, a.check_id.value) for a in rep.alerts}
     assert (2, "DEALER-REVEAL-EARLY") in flagged
     assert not [a for a in rep.alerts if a.round == 1]  # the compliant round
+
+
+def test_ctrl_c_keeps_finished_clips_and_writes_the_summary(tmp_path: Path, fake_engine: None) -> None:
+    src = tmp_path / "footage"
+    for name in ("c1", "c2"):
+        make_clip(src, name)
+    out = tmp_path / "report"
+
+    def ctrl_c(_: object) -> None:
+        raise KeyboardInterrupt
+
+    res = audit_mod.run_audit([src], out, states=True, progress=False, on_clip_done=ctrl_c)
+    assert res.interrupted
+    assert [r["clip"] for r in _rows(out / "summary.csv")] == ["c1"]
+    res = audit_mod.run_audit([src], out, states=True, progress=False)
+    assert not res.interrupted and res.skipped == 1 and res.audited == 1
