@@ -30,7 +30,7 @@ CONTACT_DECKS = (
 )
 
 
-def contact_sheet(out: Path, decks: tuple[str, ...] = CONTACT_DECKS, cols: int = 3, width: int = 640) -> None:
+def contact_sheet(out: Path, decks: tuple[str, ...] = CONTACT_DECKS, cols: int = 3, width: int = 480) -> None:
     tiles = []
     for i, deck in enumerate(decks):
         game = "seven-card" if i % 2 == 0 else "six-card"
@@ -64,7 +64,7 @@ def contact_sheet(out: Path, decks: tuple[str, ...] = CONTACT_DECKS, cols: int =
         tiles.append(np.zeros_like(tiles[0]))
     rows = [np.hstack(tiles[r : r + cols]) for r in range(0, len(tiles), cols)]
     out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), np.vstack(rows))
+    cv2.imwrite(str(out), np.vstack(rows), [cv2.IMWRITE_PNG_COMPRESSION, 9])
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ __all__ = ["CardBox", "FrameRenderer"]
 _ART_WIDTH = 64  # artwork pixels across a card before warping (about 1.2x its size in the frame)
 _SKIN_TONES = ((150, 175, 225), (120, 150, 200), (95, 125, 175), (70, 95, 140), (165, 190, 235))
 _SLEEVES = ((35, 30, 30), (200, 205, 210), (40, 30, 95), (70, 45, 30))
-_CHIP_COLOURS = ((40, 40, 200), (160, 60, 20), (30, 30, 30), (40, 140, 40), (150, 60, 150))
+_CHIP_COLOURS = ((40, 40, 210), (190, 90, 30), (35, 35, 35), (160, 70, 170), (20, 150, 230))
 _IV_BG = (70, 30, 10)  # display_spec.md: the i-Verify panel, BGR
 _LCD_ON = (40, 40, 235)  # display_spec.md: lit segments, BGR
 
