@@ -27,6 +27,7 @@ def test_seed000_rule3_starting_at_the_wrong_position_is_a_breach() -> None:
     t = _finish(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all(lcd=1))
     [f] = Run(t).of(CHECK)
     assert f.confidence == 1.0 and "LCD 2" in f.expected and f.observed.startswith("dealt seat1")
+    assert f.seat == 1  # the seat that got a hand out of turn
 
 
 def test_seed000_rule3_clockwise_is_a_breach() -> None:
@@ -34,7 +35,7 @@ def test_seed000_rule3_clockwise_is_a_breach() -> None:
     for pos in ("seat2", "seat1", "dealer", "seat3"):
         t.deal(pos)
     [f] = Run(_finish(t)).of(CHECK)
-    assert f.observed == "dealt seat2 seat1"
+    assert f.observed == "dealt seat2 seat1" and f.seat == 1
 
 
 def test_seed000_rule4_an_empty_spot_skipped_is_a_breach() -> None:

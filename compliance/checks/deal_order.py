@@ -8,7 +8,8 @@ camera cannot tell them apart). Triggers, once each per round:
 
 * order: at a HAND_DEALT that makes the observed order differ from the expected one's prefix.
   With the LCD seen, confidence 1.0. With no LCD reading, only the counter-clockwise order is
-  checked (starting wherever the first hand went), confidence 0.6. Seat None (the table's deal).
+  checked (starting wherever the first hand went), confidence 0.6. Seat: the seat that got a hand
+  out of turn (the first position that differs from the expected order; None for the dealer).
 * a spot missed: at DEALER_EXPOSED (all hands are out by then) or at ROUND_END, a position that
   never received a card. Seat None; the positions are named in ``observed``. Confidence 1.0
   (0.5 if every missing position was hidden in the latest state).
@@ -58,10 +59,12 @@ class DealOrder(Check):
         ]
         if observed == expected[: len(observed)] or not self.once(rnd, "order"):
             return []
+        first_wrong = next(i for i, (o, e) in enumerate(zip(observed, expected, strict=False)) if o != e)
+        wrong = rnd.positions.get(observed[first_wrong])
         return [
             self.finding(
                 rnd,
-                seat=None,
+                seat=wrong.seat if wrong is not None else None,
                 t=event.t,
                 frame=event.frame,
                 expected=f"{' '.join(expected)} ({basis})",

@@ -10,8 +10,9 @@ is turned face up (PLAYER_EXPOSED), once per seat per round:
 * a HAND_CHANGED "restored" event: an area went empty after the reveal and came back face down,
   unchanged (lifted and put back, not turned over); confidence 0.7, since a camera that lost the
   pile for a while looks the same;
-* a SEAT_SET after DEALER_EXPOSED that the player made himself (not through i-Verify): he set his
-  cards after the reveal; confidence 1.0. (That the reveal came too early is DEALER-REVEAL-EARLY.)
+
+A seat that first sets after the reveal is not a *set* hand that changed: that breach is the
+reveal's (DEALER-REVEAL-EARLY), not this check's, so it is not reported twice.
 
 Changes after PLAYER_EXPOSED are the dealer's (settling, re-setting a foul, collecting) and are not
 this check's business. On a face-up table (seed 003) every set hand counts as exposed from the
@@ -50,12 +51,6 @@ class HandTouchedAfterReveal(Check):
                 f"low {fmt(event.low)}" + (f", deal spot {fmt(event.cards)}" if event.cards else "")
             )
             confidence = 0.7 if restored else 1.0
-        elif event.kind is EventKind.SEAT_SET and p.set_by == "player":
-            observed = (
-                f"seat {event.seat} set its hand after the reveal "
-                f"(high {fmt(event.high)} / low {fmt(event.low)})"
-            )
-            confidence = 1.0
         else:
             return []
         if not self.once(rnd, event.position):
