@@ -354,7 +354,12 @@ class Director:
             return int(rng.choice(list(pool)))
 
         # Who breaks what.
-        count_seat = pick_seat(CheckId.CARD_COUNT, active_list) if CheckId.CARD_COUNT in v else None
+        plain = [s for s in active_list if s not in iv_seats and s not in fouls]  # sets his own, legal hand
+        if CheckId.CARD_COUNT in v and not plain:
+            raise ValueError(
+                f"round {k}: CARD-COUNT needs an active seat that is not i-Verify-set and does not foul"
+            )
+        count_seat = pick_seat(CheckId.CARD_COUNT, plain) if CheckId.CARD_COUNT in v else None
         extra = {f"seat{count_seat}": 1} if count_seat else {}
         expected_order = self.layout.deal_order(lcd)
         order = list(expected_order)

@@ -195,3 +195,13 @@ def test_bad_scenario_file_names_file_and_field(tmp_path: Path) -> None:
     p.write_text("name: x\ngame: seven-card\nrounds:\n  - lcd: 9\n")
     with pytest.raises(ScenarioError, match=r"bad\.yaml.*\n.*rounds\.0\.lcd"):
         load_scenario(p)
+
+
+@pytest.mark.parametrize("seed", [0, 21, 33])
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_random_scenarios_with_violations_play_and_report_them(game: str, seed: int) -> None:
+    sc = random_scenario(game, seed, rounds=2, violation_rate=1.0, face_up_dealing=seed == 0)  # type: ignore[arg-type]
+    _, director = plan_clip(sc, seed)
+    for spec, rec in zip(sc.rounds, director.rounds, strict=True):
+        assert {v.check for v in spec.violations} == {f.check_id for f in rec.findings}
+        assert rec.t_end is not None and rec.t_start < rec.t_end
