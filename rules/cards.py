@@ -66,12 +66,12 @@ class Suit(StrEnum):
     CLUBS = "c"
 
     @property
-    def index(self) -> int:
+    def code(self) -> int:
         return _SUIT_ORDER.index(self)
 
     @property
     def symbol(self) -> str:
-        return _SUIT_SYMBOLS[self.index]
+        return _SUIT_SYMBOLS[self.code]
 
 
 _RANK_CHARS = "23456789TJQKA"
@@ -102,7 +102,7 @@ class Card:
 
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
-        return _BY_CODE[(int(rank) - 2) * 4 + suit.index]
+        return _BY_CODE[(int(rank) - 2) * 4 + suit.code]
 
     @property
     def is_joker(self) -> bool:
