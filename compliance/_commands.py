@@ -6,6 +6,7 @@ Each command is thin: it checks its arguments and hands over to one function (``
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -113,8 +114,9 @@ def audit(
         ),
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Clips audited in parallel (processes).")
-    ] = 1,
+        int,
+        typer.Option("--workers", min=0, help="Clips audited in parallel (processes); 0: one per CPU core."),
+    ] = 0,
     states: Annotated[
         bool,
         typer.Option(
@@ -136,16 +138,17 @@ def audit(
         paths,
         out,
         layout=layout,
-        workers=workers,
+        workers=workers or os.cpu_count() or 1,
         states=states,
         force=force,
         console=console,
         progress=progress,
     )
     typer.echo(
-        f"{res.clips} clip(s): {res.audited} audited, {res.skipped} skipped (already done), "
-        f"{len(res.failed)} failed; {res.findings} finding(s) in total; footage {res.footage_s:.1f} s "
-        f"in {res.wall_s:.1f} s; summary: {out / 'summary.html'}"
+        f"{res.clips} clip(s): {res.audited} audited now "
+        f"({res.footage_s:.1f} s of footage in {res.wall_s:.1f} s), "
+        f"{res.skipped} skipped (already done), {len(res.failed)} failed; {res.findings} finding(s) in the "
+        f"batch; summary: {out / 'summary.html'}"
     )
     if res.interrupted:
         raise typer.Exit(130)

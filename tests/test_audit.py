@@ -39,7 +39,7 @@ def test_audit_command_writes_clip_reports_and_summary(tmp_path: Path, fake_engi
     out = tmp_path / "report"
     r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
     assert r.exit_code == 0, r.output
-    assert "2 clip(s): 2 audited, 0 skipped" in r.output
+    assert "2 clip(s): 2 audited now" in r.output and "0 skipped" in r.output
     rep = ClipReport.model_validate_json((out / "clips" / "a" / "result.json").read_bytes())
     assert rep.status == "ok" and len(rep.rounds) == 2 and rep.table_id == "T1"
     assert [a.round for a in rep.alerts] == [2]

@@ -302,3 +302,50 @@ def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
     got = read_alerts(tmp_path / "a.jsonl")
     assert len(made) == 2 and s.alerts == 2 and s.states_skipped == 0
     assert len({a.alert_id for a in got}) == 2 and got[1].source.endswith("#2")
+
+
+def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) -> None:
+    import http.server
+    import json as _json
+    import threading
+
+    got: list[dict[str, object]] = []
+
+    class Hook(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            got.append(_json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        write_layout(tmp_path / "layout.yaml")
+        write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True, True)))
+        alerts = tmp_path / "alerts.jsonl"
+        url = f"http://127.0.0.1:{srv.server_address[1]}/hook"
+        r = runner.invoke(
+            app,
+            [
+                "live",
+                "cam",
+                "--layout",
+                str(tmp_path / "layout.yaml"),
+                "--alerts",
+                str(alerts),
+                "--states",
+                str(tmp_path / "c.states.jsonl"),
+                "--webhook",
+                url,
+                "--no-view",
+            ],
+        )
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert r.exit_code == 0, r.output
+    assert "webhook delivered 2, failed 0" in r.output
+    assert sorted(str(g["alert_id"]) for g in got) == sorted(a.alert_id for a in read_alerts(alerts))
