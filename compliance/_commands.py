@@ -215,6 +215,7 @@ def evaluate(
     console.print(
         f"recall {rep.recall * 100:.1f}% ({rep.findings_found}/{rep.findings_true}); "
         f"false alerts {rep.false_alerts}; duplicates {rep.duplicates}; "
+        f"findings without evidence picture {rep.without_evidence}; "
         f"rounds rebuilt {rep.rounds_rebuilt}/{rep.rounds_true}"
     )
     if json_out is not None:

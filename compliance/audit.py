@@ -288,7 +288,7 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         rep.status = "ok"
         rep.rounds = proc.rounds
         rep.events = proc.events
-        rep.alerts = proc.alerts
+        rep.findings = proc.alerts
         rep.states_seen = proc.frames
         rep.last_frame = last_frame
         last_t = proc.last.state.t if proc.last else 0.0
@@ -317,7 +317,7 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
 
 def _audit_in_worker(job_json: str, out: str, factory: MonitorFactory | None) -> str:
     rep = audit_clip(ClipJob.model_validate_json(job_json), Path(out), factory)
-    return rep.model_dump_json(include={"clip", "status", "error", "footage_s", "alerts", "wall_s"})
+    return rep.model_dump_json(include={"clip", "status", "error", "footage_s", "wall_s"})
 
 
 def _clean_leftovers(out: Path) -> None:
@@ -499,6 +499,6 @@ def run_audit(
         failed=failed,
         footage_s=done_footage,
         wall_s=time.perf_counter() - t0,
-        findings=sum(len(r.alerts) for r in reports if r.status == "ok"),
+        findings=sum(len(r.findings) for r in reports if r.status == "ok"),
         interrupted=interrupted,
     )

@@ -49,6 +49,7 @@ class ClipScore(_Model):
     false_alerts: int = 0
     false_alerts_on_compliant_rounds: int = 0
     duplicates: int = 0
+    without_evidence: int = 0  # alerts whose evidence picture is missing (reported, not a target)
     missed: list[str] = Field(default_factory=list)
     false: list[str] = Field(default_factory=list)
     round_problems: list[str] = Field(default_factory=list)
@@ -61,6 +62,7 @@ class EvalReport(_Model):
     recall: float  # 1.0 when there is nothing to find
     false_alerts: int
     duplicates: int
+    without_evidence: int
     rounds_true: int
     rounds_rebuilt: int
     passed: bool
@@ -144,7 +146,7 @@ def _hand_problems(tr: HandRecord, ar: HandRecord | None, rnd: int) -> list[str]
     return out
 
 
-def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None) -> ClipScore:
+def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_dir: Path) -> ClipScore:
     truth_findings = [(r.round, f) for r in ct.rounds for f in r.findings]
     sc = ClipScore(
         clip=ct.clip,
@@ -177,7 +179,7 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None) -> Clip
     compliant = {r.round for r in ct.rounds if not r.findings}
     wanted = {(r, f.check_id, f.seat) for r, f in truth_findings}
     found: set[tuple[int, str, int | None]] = set()
-    for al in rep.alerts:
+    for al in rep.findings:
         t_round = back.get(al.round)
         key = (t_round, al.check_id, al.seat) if t_round is not None else None
         if key is not None and key in wanted and key not in found:
@@ -193,6 +195,9 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None) -> Clip
                 f"{al.timecode} audit round {al.round} ({where}) {al.check_id.value} seat {al.seat}"
             )
     sc.findings_found = len(found)
+    sc.without_evidence = sum(
+        1 for al in rep.findings if not al.evidence or not (clip_dir / al.evidence).is_file()
+    )
     sc.missed = [f"round {r} {c.value} seat {s}" for (r, c, s) in sorted(wanted - found, key=str)]
     return sc
 
@@ -221,7 +226,7 @@ def evaluate(audit_dir: Path, truth_paths: Sequence[Path]) -> EvalReport:
             raise EvalError(f"{f}: invalid truth file: {'.'.join(map(str, err['loc']))}: {err['msg']}") from e
         stem = f.name[: -len(TRUTH_SUFFIX)] if f.name.endswith(TRUTH_SUFFIX) else f.stem
         rep = by_truth.get(f.resolve()) or by_name.get(stem) or by_video.get(ct.clip)
-        scores.append(_score_clip(f, ct, rep))
+        scores.append(_score_clip(f, ct, rep, audit_dir / CLIPS_DIR / (rep.clip if rep else "-")))
     n_true = sum(s.findings_true for s in scores)
     n_found = sum(s.findings_found for s in scores)
     recall = n_found / n_true if n_true else 1.0
@@ -242,6 +247,7 @@ def evaluate(audit_dir: Path, truth_paths: Sequence[Path]) -> EvalReport:
         recall=recall,
         false_alerts=false,
         duplicates=sum(s.duplicates for s in scores),
+        without_evidence=sum(s.without_evidence for s in scores),
         rounds_true=r_true,
         rounds_rebuilt=r_ok,
         passed=not failures,

@@ -2,7 +2,8 @@
 
 Layout of an audit output folder::
 
-    OUT/clips/<clip>/result.json   ClipReport: rounds (hands, events, findings), events, alerts
+    OUT/clips/<clip>/result.json   ClipReport: rounds (hands, events, findings), events, findings
+                                   (each as an Alert: time code, evidence picture)
     OUT/clips/<clip>/report.html   self-contained report; pictures are the relative files below
     OUT/clips/<clip>/evidence/     one JPEG per alert
     OUT/summary.csv                one row per clip (failed clips included, with their error)
@@ -69,7 +70,7 @@ class ClipReport(BaseModel):
     wall_s: float = 0.0
     rounds: list[RoundRecord] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
-    alerts: list[Alert] = Field(default_factory=list)
+    findings: list[Alert] = Field(default_factory=list)  # each finding as an alert, with its evidence
 
 
 class BatchSummary(BaseModel):
@@ -201,16 +202,16 @@ def clip_html(rep: ClipReport) -> str:
                 (["layout", _e(rep.layout)], ""),
                 (["footage", f"{timecode(rep.footage_s)} ({rep.states_seen} state changes)"], ""),
                 (["rounds", str(len(rep.rounds))], ""),
-                (["findings", str(len(rep.alerts))], ""),
+                (["findings", str(len(rep.findings))], ""),
             ],
         )
     )
     if rep.error:
         parts.append(f"<p class=fail>Error: <span class=mono>{_e(rep.error)}</span></p>")
     parts.append("<h2>Findings</h2>")
-    parts.append(_alert_rows(rep.alerts) if rep.alerts else "<p class=ok>No findings.</p>")
+    parts.append(_alert_rows(rep.findings) if rep.findings else "<p class=ok>No findings.</p>")
     by_round: dict[int, list[Alert]] = {}
-    for a in rep.alerts:
+    for a in rep.findings:
         by_round.setdefault(a.round, []).append(a)
     events_by_round: dict[int, list[Event]] = {}
     for ev in rep.events:
@@ -276,9 +277,9 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
     """The batch summary page (links each clip's report and evidence, relative to the audit folder)."""
     ok = [r for r in reports if r.status == "ok"]
     failed = [r for r in reports if r.status == "failed"]
-    n_alerts = sum(len(r.alerts) for r in ok)
+    n_alerts = sum(len(r.findings) for r in ok)
     footage = sum(r.footage_s for r in ok)
-    checks: Counter[str] = Counter(a.check_id.value for r in ok for a in r.alerts)
+    checks: Counter[str] = Counter(a.check_id.value for r in ok for a in r.findings)
     parts = [
         "<h1>Audit summary</h1>",
         _table(
@@ -314,10 +315,10 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
                     _e(r.mode),
                     timecode(r.footage_s),
                     str(len(r.rounds)),
-                    str(len(r.alerts)),
+                    str(len(r.findings)),
                     f"<span class=mono>{_e(r.error)}</span>",
                 ],
-                "bad" if r.status == "failed" or r.alerts else "",
+                "bad" if r.status == "failed" or r.findings else "",
             )
         )
     parts.append(
@@ -325,12 +326,12 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
             ["clip", "status", "table", "game", "states from", "footage", "rounds", "findings", "error"], rows
         )
     )
-    all_alerts = [(r, a) for r in ok for a in r.alerts]
+    all_alerts = [(r, a) for r in ok for a in r.findings]
     if all_alerts:
         parts.append("<h2>All findings</h2>")
         for r in ok:
-            if r.alerts:
-                parts.append(f"<h3>{_e(r.clip)}</h3>" + _alert_rows(r.alerts, f"{CLIPS_DIR}/{r.clip}/"))
+            if r.findings:
+                parts.append(f"<h3>{_e(r.clip)}</h3>" + _alert_rows(r.findings, f"{CLIPS_DIR}/{r.clip}/"))
     if errors:
         parts.append(
             "<h2>Unreadable records</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in errors) + "</ul>"
@@ -377,7 +378,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
     w = csv.writer(buf)
     w.writerow(_SUMMARY_COLUMNS)
     for r in reports:
-        counts = Counter(a.check_id.value for a in r.alerts)
+        counts = Counter(a.check_id.value for a in r.findings)
         w.writerow(
             [
                 r.clip,
@@ -388,7 +389,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
                 f"{r.footage_s:.3f}",
                 r.states_seen,
                 len(r.rounds),
-                len(r.alerts),
+                len(r.findings),
                 *[counts.get(c.value, 0) for c in CheckId],
                 r.video or r.states or "",
                 r.layout or "",
@@ -400,7 +401,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
     w = csv.writer(buf)
     w.writerow(_FINDING_COLUMNS)
     for r in reports:
-        for a in r.alerts:
+        for a in r.findings:
             ev = f"{CLIPS_DIR}/{r.clip}/{a.evidence}" if a.evidence else ""
             w.writerow(
                 [
@@ -428,8 +429,8 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         failed=[r.clip for r in reports if r.status != "ok"],
         footage_s=sum(r.footage_s for r in ok),
         rounds=sum(len(r.rounds) for r in ok),
-        findings=sum(len(r.alerts) for r in ok),
-        findings_by_check=dict(sorted(Counter(a.check_id.value for r in ok for a in r.alerts).items())),
+        findings=sum(len(r.findings) for r in ok),
+        findings_by_check=dict(sorted(Counter(a.check_id.value for r in ok for a in r.findings).items())),
         unreadable=list(errors),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))

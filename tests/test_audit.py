@@ -42,9 +42,9 @@ def test_audit_command_writes_clip_reports_and_summary(tmp_path: Path, fake_engi
     assert "2 clip(s): 2 audited now" in r.output and "0 skipped" in r.output
     rep = ClipReport.model_validate_json((out / "clips" / "a" / "result.json").read_bytes())
     assert rep.status == "ok" and len(rep.rounds) == 2 and rep.table_id == "T1"
-    assert [a.round for a in rep.alerts] == [2]
+    assert [a.round for a in rep.findings] == [2]
     assert rep.events and rep.footage_s == pytest.approx(12.0)
-    for a in rep.alerts:
+    for a in rep.findings:
         assert a.evidence is not None and (out / "clips" / "a" / a.evidence).is_file()
     html = (out / "clips" / "a" / "report.html").read_text()
     assert "DEALER-REVEAL-EARLY" in html and "Timeline" in html and 'src="evidence/' in html
@@ -151,9 +151,13 @@ def test_parallel_workers_give_the_same_results(tmp_path: Path, fake_engine: Non
         make_clip(src, f"c{i}", pattern=(i % 2 == 0, True))
     res = audit_mod.run_audit([src], tmp_path / "par", states=True, workers=2, progress=False)
     assert res.audited == 4 and not res.failed
-    par = {r.clip: [(a.round, a.check_id) for a in r.alerts] for r in load_clip_reports(tmp_path / "par")[0]}
+    par = {
+        r.clip: [(a.round, a.check_id) for a in r.findings] for r in load_clip_reports(tmp_path / "par")[0]
+    }
     audit_mod.run_audit([src], tmp_path / "seq", states=True, workers=1, progress=False)
-    seq = {r.clip: [(a.round, a.check_id) for a in r.alerts] for r in load_clip_reports(tmp_path / "seq")[0]}
+    seq = {
+        r.clip: [(a.round, a.check_id) for a in r.findings] for r in load_clip_reports(tmp_path / "seq")[0]
+    }
     assert par == seq and len(par) == 4
 
 
@@ -184,7 +188,7 @@ def test_vision_mode_runs_the_pipeline_on_each_video(
     res = audit_mod.run_audit([src], tmp_path / "o", progress=False)
     assert not res.failed and seen == [str(src / "v.mp4")]
     (rep,) = load_clip_reports(tmp_path / "o")[0]
-    assert rep.mode == "vision" and len(rep.alerts) == 1
+    assert rep.mode == "vision" and len(rep.findings) == 1
 
 
 def test_no_clips_is_an_error(tmp_path: Path) -> None:
@@ -212,9 +216,9 @@ def test_audit_with_the_real_engine_flags_the_early_reveal(tmp_path: Path) -> No
     assert not res.failed
     (rep,) = load_clip_reports(tmp_path / "o")[0]
     assert len(rep.rounds) == 2
-    flagged = {(a.round, a.check_id.value) for a in rep.alerts}
+    flagged = {(a.round, a.check_id.value) for a in rep.findings}
     assert (2, "DEALER-REVEAL-EARLY") in flagged
-    assert not [a for a in rep.alerts if a.round == 1]  # the compliant round
+    assert not [a for a in rep.findings if a.round == 1]  # the compliant round
 
 
 def test_ctrl_c_keeps_finished_clips_and_writes_the_summary(tmp_path: Path, fake_engine: None) -> None:

@@ -134,7 +134,7 @@ def test_a_failed_clip_misses_all_its_truth(audited: tuple[Path, Path]) -> None:
     src, out = audited
     p = out / "clips" / "b" / "result.json"
     data = json.loads(p.read_text())
-    data.update(status="failed", error="boom", alerts=[], rounds=[])
+    data.update(status="failed", error="boom", findings=[], rounds=[])
     p.write_text(json.dumps(data))
     rep = evaluate(out, [src])
     assert rep.findings_found == 1 and rep.rounds_rebuilt == 2 and not rep.passed
@@ -160,3 +160,11 @@ def test_unoccupied_spots_hands_are_not_required(audited: tuple[Path, Path]) -> 
 
     _edit_truth(src / "a.truth.json", add_empty_spot)
     assert evaluate(out, [src]).passed
+
+
+def test_missing_evidence_pictures_are_counted(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    assert evaluate(out, [src]).without_evidence == 0
+    for p in (out / "clips" / "b" / "evidence").iterdir():
+        p.unlink()
+    assert evaluate(out, [src]).without_evidence == 2

@@ -63,6 +63,6 @@ def test_unreadable_clip_record_is_reported_not_fatal(out: Path) -> None:
 def test_text_from_the_footage_is_escaped() -> None:
     f = Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=1, t=1.0, frame=10, observed="<script>x</script>")
     a = make_alert(f, table_id="T<1>", source="s", detected_t=1.0, detected_frame=10)
-    rep = ClipReport(clip="c", status="ok", mode="states", alerts=[a])
+    rep = ClipReport(clip="c", status="ok", mode="states", findings=[a])
     text = clip_html(rep)
     assert "<script>x" not in text and "&lt;script&gt;x" in text
