@@ -38,16 +38,28 @@ def _has_clips(folder: Path, states: bool) -> bool:
     return folder.is_dir() and any(not j.problem for j in discover([folder], states=states))
 
 
-def _run(footage: Path, workers: int, states: bool) -> tuple[float, float, int, int, list[str]]:
-    from compliance.audit import run_audit
+def _run(footage: Path, workers: int, states: bool) -> tuple[float, float, int, int, list[str], str]:
+    """(footage s, wall s, clips audited, findings, failed clips, first failure's error)."""
+    from rich.console import Console
 
+    from compliance.audit import run_audit
+    from compliance.reports import load_clip_reports
+
+    quiet = Console(file=open(os.devnull, "w"))  # noqa: SIM115
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         res = run_audit(
-            [footage], Path(tmp) / "out", workers=workers, states=states, force=True, progress=False
+            [footage],
+            Path(tmp) / "out",
+            workers=workers,
+            states=states,
+            force=True,
+            progress=False,
+            console=quiet,
         )
         wall = time.perf_counter() - t0
-    return res.footage_s, wall, res.audited, res.findings, res.failed
+        errors = [r.error for r in load_clip_reports(Path(tmp) / "out")[0] if r.status != "ok"]
+    return res.footage_s, wall, res.audited, res.findings, res.failed, errors[0] if errors else ""
 
 
 def main() -> int:
@@ -82,19 +94,22 @@ def main() -> int:
                 except ImportError as e:
                     print(f"[vision] skipped: the vision pipeline is not available ({e})")
                     continue
-            fs, wall, *_ = _run(footage, 1, states)  # warm-up: imports, numba compilation, file cache
+            fs, wall, n, _, failed, error = _run(footage, 1, states)  # warm-up: imports, JIT, file cache
+            if failed and len(failed) == n:
+                print(f"[{mode}] could not run: every clip failed, e.g. {error}")
+                continue
             print(
                 f"[{mode}] warm-up run (includes one-off imports and JIT compilation): {fs:.1f} s of footage "
                 f"in {wall:.2f} s wall"
             )
             for workers in sorted({1, args.workers}):
-                fs, wall, n, findings, failed = _run(footage, workers, states)
+                fs, wall, n, findings, failed, error = _run(footage, workers, states)
                 rate = fs / wall if wall > 0 else float("nan")
                 print(
                     f"[{mode}] {what}: workers={workers}: {n} clip(s), {fs:.1f} s of footage "
                     f"in {wall:.2f} s wall "
                     f"-> {rate:.1f} footage-s per wall-s, {rate / workers:.1f} per core; "
-                    f"{findings} finding(s); failed: {failed or 'none'}"
+                    f"{findings} finding(s); failed: {failed or 'none'} {error}"
                 )
     return 0
 
