@@ -105,7 +105,15 @@ class _Accepted:
 
 @dataclass
 class _Zone:
-    """One zone's accepted content and its pending candidate."""
+    """One zone's accepted content and its pending candidate.
+
+    A candidate is accepted once it is known to have lasted ``debounce`` seconds: seen again that
+    long after it appeared, or replaced by another content that long after it appeared with the
+    zone seen in every state between (a changes-only stream sends no state while nothing changes).
+    A state in which the zone cannot be seen drops a pending candidate: what was glimpsed before
+    an occlusion must be seen for ``debounce`` again afterwards (a one-frame glitch next to an
+    occlusion never becomes an event).
+    """
 
     name: str
     accepted: object = None
@@ -120,13 +128,23 @@ class _Zone:
             if t - self.cand_t >= debounce and self.cand != self.accepted:
                 out.append(self._accept())
             return out
-        # A different content: the old candidate lasted from cand_t until now.
+        # A different content: the old candidate lasted from cand_t until now, unless unseen between.
         if self.has_cand and self.cand != self.accepted and t - self.cand_t >= debounce:
             out.append(self._accept())
         self.cand, self.cand_t, self.cand_frame, self.has_cand = value, t, frame, True
         if debounce <= 0.0 and value != self.accepted:
             out.append(self._accept())
         return out
+
+    def unseen(self) -> None:
+        """A state in which this zone could not be seen (occluded, display hidden, seat missing)."""
+        if self.has_cand and self.cand != self.accepted:
+            self.has_cand = False
+
+    @property
+    def pending(self) -> object:
+        """The content waiting to be accepted, or None."""
+        return self.cand if self.has_cand and self.cand != self.accepted else None
 
     def settle(self, t: float, debounce: float) -> list[_Accepted]:
         """End of footage: a candidate that lasted ``debounce`` up to the last state counts."""
@@ -160,10 +178,12 @@ class PositionState:
     high: Tokens = ()
     low: Tokens = ()
     hidden: bool = False  # one of its zones was occluded in the latest state
+    pending: bool = False  # the latest states show it holding cards not yet accepted (debounce)
     max_total: int = 0  # most cards seen at once at this position
     max_total_event_t: float = 0.0
     max_total_frame: int = 0
     dealt_event: Event | None = None
+    dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
     set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
     set_high: Tokens = ()  # the setting last seen (face down or up)
@@ -293,6 +313,9 @@ class RoundTracker:
         self._lcd: int | None = None
         self._last: TableState | None = None
         self._first: TableState | None = None
+        self._raw_empty_t: dict[str, float] = {}
+        self._raw_has_cards: dict[str, bool] = {}
+        self._windows: dict[str, list[tuple[float, float | None]]] = {}  # (cards seen, empty before)
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -304,28 +327,39 @@ class RoundTracker:
         present = {s.seat: s for s in state.seats}
         debounce = self.config.debounce_s
         changes: list[_Accepted] = []
+        seen: set[str] = set()
         for n in self.layout.seat_numbers:
             s = present.get(n)
             pos = f"seat{n}"
             if s is None or pos in hidden:
                 continue
             if f"{pos}.chips" not in hidden:
+                seen.add(f"{pos}.chips")
                 changes += self._zones[f"{pos}.chips"].observe(s.chips, state.t, state.frame, debounce)
             cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden)
             if cards is not None:
+                seen.add(f"{pos}.cards")
+                self._raw_cards(pos, cards, state.t)
                 changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
         if "dealer" not in hidden:
             cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden)
             if cards is not None:
+                seen.add("dealer.cards")
+                self._raw_cards("dealer", cards, state.t)
                 changes += self._zones["dealer.cards"].observe(cards, state.t, state.frame, debounce)
         iv = state.iverify
         if iv.visible and "iverify" not in hidden:
             shown = (iv.mode, iv.seat if iv.mode == "seat" else None, tuple(iv.high), tuple(iv.low))
             if iv.mode == "blank":
                 shown = ("blank", None, (), ())
+            seen.add("iverify")
             changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
         if state.lcd is not None and "lcd" not in hidden:
+            seen.add("lcd")
             changes += self._zones["lcd"].observe(state.lcd, state.t, state.frame, debounce)
+        for name, zone in self._zones.items():
+            if name not in seen:
+                zone.unseen()
         if self.current is not None:
             self.current.last_state = state
         self._mark_hidden(state, hidden)
@@ -347,6 +381,15 @@ class RoundTracker:
                 parts.append(tuple(getattr(src, z)))
                 seen = True
         return (parts[0], parts[1], parts[2]) if seen else None
+
+    def _raw_cards(self, pos: str, cards: tuple[Tokens, Tokens, Tokens], t: float) -> None:
+        """Raw sightings, for deal windows: when a position last showed no card before it held some."""
+        if not any(cards):
+            self._raw_empty_t[pos] = t
+            self._raw_has_cards[pos] = False
+        elif not self._raw_has_cards.get(pos, False):
+            self._raw_has_cards[pos] = True
+            self._windows.setdefault(pos, []).append((t, self._raw_empty_t.get(pos)))
 
     def finish(self) -> list[Event]:
         """End of footage: accept what lasted long enough; the open round closes without ROUND_END."""
@@ -391,6 +434,8 @@ class RoundTracker:
             return
         present = {s.seat for s in state.seats}
         for p in rnd.positions.values():
+            pend = self._zones[f"{p.name}.cards"].pending
+            p.pending = isinstance(pend, tuple) and any(pend)
             if p.seat is not None and p.seat not in present:
                 p.hidden = True
                 continue
@@ -472,6 +517,7 @@ class RoundTracker:
             self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
             self.closed.append(rnd)
             self.current = None
+            self._windows = {}
         return rnd.events[before:]
 
     def _on_lcd(self, ch: _Accepted) -> None:
@@ -497,6 +543,11 @@ class RoundTracker:
         if p.total > p.max_total:
             p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
         if p.dealt_event is None and p.total > 0:
+            p.dealt_earliest = None
+            for cards_t, empty_t in reversed(self._windows.get(p.name, [])):
+                if cards_t <= ch.t:
+                    p.dealt_earliest = min(empty_t, ch.t) if empty_t is not None else None
+                    break
             ev = Event(round=rnd.number, kind=EventKind.HAND_DEALT, t=ch.t, frame=ch.frame,
                        position=p.name, seat=p.seat, cards=list(p.cards),
                        detail=f"#{len(rnd.deal_sequence) + 1} in deal order")

@@ -35,7 +35,7 @@ def test_seed000_rule3_clockwise_is_a_breach() -> None:
     for pos in ("seat2", "seat1", "dealer", "seat3"):
         t.deal(pos)
     [f] = Run(_finish(t)).of(CHECK)
-    assert f.observed == "dealt seat2 seat1" and f.seat == 1
+    assert f.observed == "dealt seat2 seat1 (seat3 dealer passed over)" and f.seat == 1
 
 
 def test_seed000_rule4_an_empty_spot_skipped_is_a_breach() -> None:
@@ -64,3 +64,22 @@ def test_hands_that_appear_in_the_same_frame_get_the_benefit_of_the_doubt() -> N
     t.hold()
     t.deal("dealer").deal("seat1")
     assert Run(_finish(t)).of(CHECK) == []
+
+
+def test_a_hand_dealt_under_the_dealers_arm_is_in_turn_when_its_window_allows() -> None:
+    # LCD 2: seat2, seat3, dealer, seat1. Seat 3 is hidden while it is dealt, and seen only after
+    # the dealer's own hand: its delivery lies anywhere in the hidden spell, so the order holds.
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal("seat2")
+    t.occlude("seat3", hold=0.1)
+    t.deal("seat3").deal("dealer")
+    t.occlude()
+    t.deal("seat1")
+    assert Run(_finish(t)).of(CHECK) == []
+
+
+def test_a_spot_passed_over_in_plain_view_is_reported_when_the_next_hand_lands() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal("seat2").deal("dealer")
+    at = t.frame - 5
+    t.deal("seat3").deal("seat1")
+    [f] = Run(_finish(t)).of(CHECK)
+    assert f.frame == at and f.seat is None and "seat3 passed over" in f.observed

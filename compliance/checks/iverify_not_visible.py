@@ -2,12 +2,14 @@
 
 Seed 000 rule 5.a.iii and WAC 230-15-280: the display must be viewable by surveillance. A state
 hides the display when ``iverify.visible`` is False or ``"iverify"`` is in ``occluded`` (an arm
-passing over it). Trigger: while a round is open, the display stays hidden for longer than
-``MonitorConfig.iverify_hidden_s`` seconds of footage, measured from the first hidden state (or the
-round's start) to the latest state that still shows it hidden, or to the first state that shows
-it again (states may come only at changes). The finding carries the first hidden state's time and
-frame (the evidence that it was hidden) and is made once per hidden spell, as soon as the spell
-passes the threshold. A spell still open when the footage ends is judged on the footage seen.
+passing over it). A hidden spell starts at the first hidden state (or the round's start) and ends
+only when the display has been seen again for ``MonitorConfig.debounce_s`` (a one-frame "visible"
+glitch does not cut a spell in two). Trigger: a spell inside one round lasts longer than
+``MonitorConfig.iverify_hidden_s`` seconds of footage, measured to the latest state that still
+belongs to it (states may come only at changes: a state that shows the display again closes the
+spell at its own time). The finding carries the spell's first hidden state (time and frame, the
+evidence) and comes as soon as the spell passes the threshold. Once per round (the first spell);
+a spell still open when the footage ends is judged on the footage seen.
 """
 
 from __future__ import annotations
@@ -30,42 +32,45 @@ class IVerifyNotVisible(Check):
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)
         self._since: tuple[float, int] | None = None  # first hidden (t, frame) of the open spell
+        self._visible_since: float | None = None  # display seen again since (inside a spell)
         self._round: int | None = None
-        self._reported = False
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
-        out: list[Finding] = []
         if rnd is None:
-            self._since, self._round = None, None
-            return out
+            self._since, self._visible_since, self._round = None, None, None
+            return []
         if self._round != rnd.number:
-            self._since, self._round, self._reported = None, rnd.number, False
-        if self._since is not None and not self._reported:
-            # The spell lasted at least until this state, whatever this state shows.
-            out += self._judge(rnd, state.t)
+            self._since, self._visible_since, self._round = None, None, rnd.number
+        out: list[Finding] = []
+        if self._since is not None:
+            # The spell lasted at least until this state (or until the display came back).
+            until = state.t if self._visible_since is None else self._visible_since
+            out += self._judge(rnd, until)
         if _hidden(state):
+            self._visible_since = None
             if self._since is None:
-                start_t = max(state.t, rnd.t_start)
-                self._since, self._reported = (start_t, state.frame), False
-        else:
-            self._since, self._reported = None, False
+                self._since = (max(state.t, rnd.t_start), state.frame)
+        elif self._since is not None:
+            if self._visible_since is None:
+                self._visible_since = state.t
+            if state.t - self._visible_since >= self.ctx.config.debounce_s:
+                self._since, self._visible_since = None, None
         return out
 
     def on_close(self, rnd: RoundState) -> list[Finding]:
         out: list[Finding] = []
         last = rnd.last_state
-        if self._round == rnd.number and self._since is not None and not self._reported and last is not None:
-            out += self._judge(rnd, last.t)
-        self._since, self._round = None, None
+        if self._round == rnd.number and self._since is not None and last is not None:
+            out += self._judge(rnd, last.t if self._visible_since is None else self._visible_since)
+        self._since, self._visible_since, self._round = None, None, None
         return out
 
     def _judge(self, rnd: RoundState, until: float) -> list[Finding]:
         assert self._since is not None
         t0, frame0 = self._since
         limit = self.ctx.config.iverify_hidden_s
-        if until - t0 <= limit:
+        if until - t0 <= limit or not self.once(rnd, "hidden"):
             return []
-        self._reported = True
         return [
             self.finding(
                 rnd,
