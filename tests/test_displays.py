@@ -109,7 +109,7 @@ def test_chips_against_the_felt() -> None:
     felt = FeltModel.learn([r.rectify(f, 0.3) for r in regions if r.kind in ("cards", "bet")])
     for n in (1, 2, 3):
         r = next(r for r in regions if r.name == f"seat{n}.bet")
-        poly = (r.zones[0].table_poly - np.array(r.origin_mm)) * r.px_per_mm
+        poly = r.table_to_crop_pts(r.zones[0].table_poly)
         mask = inner_mask(r.size, poly)
         assert chips_present(r.rectify(f), mask, felt) == (n == 2)
 

@@ -130,7 +130,9 @@ def test_towel_over_iverify_reports_not_visible() -> None:
     p = TablePipeline(lay, ColourDetector(), CFG)
     assert _run(p, t, 8, 0)[-1].iverify.mode == "seat"
     t.towel = True
-    s = _run(p, t, 8, 8)[-1]
+    states = _run(p, t, 35, 8)  # 2.8 s: a still cover is read after edge_read_after_s
+    assert states[0].occluded == ["iverify"] and states[0].iverify.visible
+    s = states[-1]
     assert s.iverify.visible is False and s.iverify.seat == 2
 
 

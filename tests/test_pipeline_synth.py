@@ -51,7 +51,7 @@ def make_layout(game: str = "seven-card") -> TableLayout:
         seats.append(
             {
                 "seat": n,
-                "bet": _circle(x0 + 200, 820, 45),
+                "bet": _circle(x0 + 200, 875, 45),
                 "high": _rect(x0, 560, 330, 120),
                 "low": _rect(x0 + 340, 560, 140, 120),
                 "deal": _rect(x0 + 120, 700, 200, 110),

@@ -59,7 +59,7 @@ def test_assign_prefers_high_and_low_over_the_deal_spot() -> None:
     r = next(r for r in build_regions(lay) if r.name == "seat1")
 
     def crop_of(x: float, y: float) -> np.ndarray:
-        return (np.array([[x, y]]) - np.array(r.origin_mm)) * r.px_per_mm
+        return r.table_to_crop_pts(np.array([[x, y]]))
 
     pts = np.concatenate(
         [crop_of(300, 620), crop_of(560, 620), crop_of(370, 760), crop_of(300, 686), crop_of(1200, 100)]

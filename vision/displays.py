@@ -143,7 +143,16 @@ def _templates() -> dict[str, np.ndarray]:
 
 
 def _white_mask(bgr: np.ndarray) -> np.ndarray:
-    return np.asarray(bgr.min(axis=2) > 150, dtype=np.uint8)
+    """Bright, unsaturated pixels (the header's ink, under any camera gain or glare)."""
+    lo = bgr.min(axis=2).astype(np.int16)
+    hi = bgr.max(axis=2).astype(np.int16)
+    return np.asarray((lo > 120) & (hi - lo < 60), dtype=np.uint8)
+
+
+def _panel_mask(bgr: np.ndarray) -> np.ndarray:
+    """Pixels of the i-Verify panel's dark blue (blue well above red and green; survives gain and glare)."""
+    b, g, r = (bgr[..., i].astype(np.int16) for i in range(3))
+    return np.asarray((b - r > 20) & (b - g > 12))
 
 
 def read_header(panel: np.ndarray, min_score: float = 0.5) -> Header:
@@ -189,13 +198,12 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / d) if d > 0 else 0.0
 
 
-def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5, tolerance: int = 45) -> bool:
+def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5) -> bool:
     """Whether the i-Verify panel can be seen: its own colour must show on at least ``min_fraction``
     of the panel's outer margins and of the header line's right third (where neither the header
     text nor the cards are drawn). A cover of any colour (a tray lid, a towel) hides that colour."""
     h, w = panel.shape[:2]
-    ref = np.array(IVERIFY_PANEL_BGR, np.int16)
-    near = np.abs(panel.astype(np.int16) - ref).max(axis=2) <= tolerance
+    near = _panel_mask(panel)
     band = np.zeros((h, w), bool)
     m = max(1, round(0.04 * min(h, w)))
     band[:m] = band[-m:] = True
@@ -232,7 +240,7 @@ def split_setting(dets: Detections, game_low: int = 2) -> tuple[list[str], list[
     if len(gx) >= 2:
         k = int(np.argmax(gx))
         rest = np.delete(gx, k)
-        if gx[k] > 1.25 * wid and gx[k] > 1.3 * float(np.median(rest)):
+        if gx[k] > 1.15 * float(np.median(rest)) and gx[k] > 0.5 * wid:
             return ordered[: k + 1], ordered[k + 1 :]
     if len(ordered) > game_low:
         return ordered[:-game_low], ordered[-game_low:]

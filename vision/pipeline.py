@@ -8,9 +8,12 @@ display, the LCD, each bet circle):
    pixels that differ by more than ``diff_level`` levels in some colour channel. Below
    ``change_fraction``, nothing
    changed and nothing runs.
-2. **Occlusion test.** Of the changed pixels, those with skin or sleeve colours (the dealer's arm)
-   make the region *occluded* when they cover ``occlusion_fraction`` of it: it keeps its last known
-   content, gets no reading, and its zones are listed in ``occluded``.
+2. **Occlusion test.** The region is *occluded* when the changed pixels with skin or sleeve colours
+   cover ``occlusion_fraction`` of it, or when a changed blob of ``edge_blob_fraction`` of it reaches in
+   from the crop's edge (an arm of any colour comes from outside; a card lies inside). An occluded
+   region keeps its last known content, gets no reading, and its zones are listed in ``occluded``.
+   (A blob from the edge that lies still for ``edge_read_after_s`` is read: a towel over the i-Verify
+   display, which then reads as not visible; skin-coloured occluders are never read through.)
 3. **Settle, then read.** A changed, unoccluded region is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
    upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
@@ -66,6 +69,13 @@ class PipelineConfig(BaseModel):
     confirm_reads: int = Field(2, ge=1, description="agreeing reads that settle a new reading")
     force_after_s: float = Field(3.0, gt=0, description="read a changed, unoccluded region after this anyway")
     occlusion_fraction: float = Field(0.12, gt=0, le=1, description="occluder share that hides a region")
+    edge_blob_fraction: float = Field(
+        0.06,
+        gt=0,
+        le=1,
+        description="a changed blob this big reaching in from the crop's edge hides a region",
+    )
+    edge_read_after_s: float = Field(2.0, gt=0, description="read a region under a still edge blob after this")
     skin: bool = Field(True, description="count skin colours as occluders")
     sleeve_bgr: list[tuple[int, int, int]] = Field(default_factory=list, description="sleeve colours (BGR)")
     sleeve_tolerance: int = Field(40, ge=1)
@@ -129,6 +139,19 @@ class _Watch:
 def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per-pixel largest channel difference of two small BGR crops."""
     return np.asarray(cv2.absdiff(a, b).max(axis=2))
+
+
+def _enters_from_edge(changed: np.ndarray, min_fraction: float) -> bool:
+    """Whether a changed blob of at least ``min_fraction`` of the crop touches the crop's edge: something
+    reaching in from outside (an arm, a sleeve of any colour), not a card lying inside the region."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    h, w = changed.shape
+    total = h * w
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area >= min_fraction * total and (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
+            return True
+    return False
 
 
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
@@ -217,8 +240,14 @@ class TablePipeline:
         if w.changed_since is None:
             w.changed_since = t
         occ = self._occluder(small) & changed_px
-        w.occluded = float(occ.mean()) >= cfg.occlusion_fraction
-        if w.occluded:
+        by_colour = float(occ.mean()) >= cfg.occlusion_fraction
+        edge = w.settled is not None and _enters_from_edge(changed_px, cfg.edge_blob_fraction)
+        w.occluded = by_colour or edge
+        if by_colour:
+            return None
+        # something of any colour reaching in from the edge: an arm passing, unless it lies still for long
+        # (a towel over the i-Verify display, a card pushed half out of its area): then read what is there
+        if edge and not (w.still >= cfg.stable_frames and t - w.changed_since >= cfg.edge_read_after_s):
             return None
         if w.still < cfg.stable_frames and t - w.changed_since < cfg.force_after_s:
             return None
@@ -275,7 +304,7 @@ class TablePipeline:
             assert self._felt is not None
             mask = self._bet_masks.get(r.name)
             if mask is None:
-                poly = (r.zones[0].table_poly - np.array(r.origin_mm)) * r.px_per_mm
+                poly = r.table_to_crop_pts(r.zones[0].table_poly)
                 mask = self._bet_masks[r.name] = inner_mask(r.size, poly)
             seat = r.name.split(".")[0]
             return {

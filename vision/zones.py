@@ -67,19 +67,24 @@ class Zone:
 
 @dataclass
 class Region:
-    """A rectified crop of one or more zones, and the maps between crop, image and table."""
+    """A rectified crop of one or more zones, and the maps between crop, image and table.
+
+    The crop is upright in the region's own frame: for a seat, the frame of its high-hand box (its
+    first edge runs left to right, so the cards dealt to that seat stand upright in the crop).
+    """
 
     name: str
     kind: RegionKind
     zones: tuple[Zone, ...]
-    origin_mm: tuple[float, float]  # table point at crop pixel (0, 0)
+    table_to_crop: np.ndarray  # 3x3 similarity: table mm -> crop pixels
     px_per_mm: float
     size: tuple[int, int]  # crop (width, height) in pixels
-    to_crop: np.ndarray  # 3x3: image pixels -> crop pixels
-    from_crop: np.ndarray = field(init=False)
     table_to_image: np.ndarray = field(repr=False, default_factory=lambda: np.eye(3))
+    to_crop: np.ndarray = field(init=False)  # 3x3: image pixels -> crop pixels
+    from_crop: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
+        self.to_crop = self.table_to_crop @ np.linalg.inv(self.table_to_image)
         self.from_crop = np.linalg.inv(self.to_crop)
 
     # --- crops ---------------------------------------------------------------------------
@@ -98,8 +103,7 @@ class Region:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         mask = np.zeros((size[1], size[0]), np.uint8)
         for z in self.zones:
-            pts = (z.table_poly - np.array(self.origin_mm)) * self.px_per_mm
-            pts = pts * np.array([size[0] / w, size[1] / h])
+            pts = self.table_to_crop_pts(z.table_poly) * np.array([size[0] / w, size[1] / h])
             cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
         return mask
 
@@ -108,8 +112,10 @@ class Region:
         return _apply(self.from_crop, pts)
 
     def crop_to_table(self, pts: np.ndarray) -> np.ndarray:
-        out = np.asarray(pts, dtype=np.float64).reshape(-1, 2) / self.px_per_mm + np.array(self.origin_mm)
-        return np.asarray(out)
+        return _apply(np.linalg.inv(self.table_to_crop), pts)
+
+    def table_to_crop_pts(self, pts: np.ndarray) -> np.ndarray:
+        return _apply(self.table_to_crop, pts)
 
     def image_to_crop(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.to_crop, pts)
@@ -145,6 +151,13 @@ def _hull(*polys: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.convexHull(pts).reshape(-1, 2), dtype=np.float64)
 
 
+def _frame_of(poly: np.ndarray) -> np.ndarray:
+    """Unit x axis of a polygon's own frame: its first edge, or its last when listed the other way."""
+    e1, e3 = poly[1] - poly[0], poly[-1] - poly[0]
+    ax = e1 if e1[0] * e3[1] - e1[1] * e3[0] >= 0 else e3
+    return np.asarray(ax / max(float(np.linalg.norm(ax)), 1e-9))
+
+
 def _region(
     name: str,
     kind: RegionKind,
@@ -153,18 +166,21 @@ def _region(
     margin_mm: float,
     px_per_mm: float | None,
     max_side: int,
+    axis: np.ndarray | None = None,
 ) -> Region:
-    allp = np.concatenate([p for _, p, _ in zones])
-    x0, y0 = allp.min(0) - margin_mm
-    x1, y1 = allp.max(0) + margin_mm
-    scale = px_per_mm if px_per_mm else local_scale(h, ((x0 + x1) / 2, (y0 + y1) / 2))
-    scale = min(scale, max_side / max(x1 - x0, y1 - y0))
-    size = (max(8, round((x1 - x0) * scale)), max(8, round((y1 - y0) * scale)))
-    # crop = S * T * H^-1 (image -> table -> crop)
-    t_crop = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1.0]])
-    to_crop = t_crop @ np.linalg.inv(h)
+    e1 = np.array([1.0, 0.0]) if axis is None else axis
+    e2 = np.array([-e1[1], e1[0]])
+    rot = np.array([[e1[0], e1[1], 0.0], [e2[0], e2[1], 0.0], [0.0, 0.0, 1.0]])  # table -> local mm
+    allp = _apply(rot, np.concatenate([p for _, p, _ in zones]))
+    u0, v0 = allp.min(0) - margin_mm
+    u1, v1 = allp.max(0) + margin_mm
+    centre = _apply(np.linalg.inv(rot), np.array([[(u0 + u1) / 2, (v0 + v1) / 2]]))[0]
+    scale = px_per_mm if px_per_mm else local_scale(h, (float(centre[0]), float(centre[1])))
+    scale = min(scale, max_side / max(u1 - u0, v1 - v0))
+    size = (max(8, round((u1 - u0) * scale)), max(8, round((v1 - v0) * scale)))
+    t_crop = np.array([[scale, 0, -u0 * scale], [0, scale, -v0 * scale], [0, 0, 1.0]]) @ rot
     zs = tuple(Zone(n, p, _apply(h, p), pr) for n, p, pr in zones)
-    return Region(name, kind, zs, (float(x0), float(y0)), float(scale), size, to_crop, table_to_image=h)
+    return Region(name, kind, zs, t_crop, float(scale), size, table_to_image=h)
 
 
 def build_regions(
@@ -189,7 +205,9 @@ def build_regions(
             (f"seat{s.seat}.high", high, 1),
             (f"seat{s.seat}.low", low, 1),
         ]
-        out.append(_region(f"seat{s.seat}", "cards", zones, h, margin_mm, px_per_mm, max_side))
+        out.append(
+            _region(f"seat{s.seat}", "cards", zones, h, margin_mm, px_per_mm, max_side, axis=_frame_of(high))
+        )
     d = layout.dealer
     dz = [
         ("dealer.hand", _poly(d.hand), 0),
