@@ -140,14 +140,18 @@ def main() -> int:
                 from compliance.audit import _video_seconds
 
                 t0 = time.perf_counter()
-                s = run_live(
-                    str(video),
-                    layout,
-                    alerts_path=tmp / f"{mode}.jsonl",
-                    view=False,
-                    console=quiet,
-                    on_written=written,
-                )
+                try:
+                    s = run_live(
+                        str(video),
+                        layout,
+                        alerts_path=tmp / f"{mode}.jsonl",
+                        view=False,
+                        console=quiet,
+                        on_written=written,
+                    )
+                except Exception as e:  # the pipeline cannot run here (e.g. no detector weights)
+                    print(f"[vision] could not run: {type(e).__name__}: {e}")
+                    continue
                 wall = time.perf_counter() - t0
                 secs = _video_seconds(str(video)) or 0.0
                 print(
