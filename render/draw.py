@@ -460,14 +460,20 @@ class FrameRenderer:
             boxes = self._vis_val
         else:
             boxes = self._visibility(list(scene.cards), occl)
-            for b in iv_boxes:
+            for b in iv_boxes:  # the display's card images: hidden only by the arm or the towel
                 vis = 1.0
-                if cover is not None:
+                if occl is not None:
                     q = np.array(b.quad)
-                    m = np.zeros((self.h, self.w), np.uint8)
-                    cv2.fillConvexPoly(m, np.round(q * 16).astype(np.int32), 255, cv2.LINE_8, 4)
+                    x0, y0 = max(math.floor(q[:, 0].min()), 0), max(math.floor(q[:, 1].min()), 0)
+                    x1, y1 = (
+                        min(math.ceil(q[:, 0].max()) + 1, self.w),
+                        min(math.ceil(q[:, 1].max()) + 1, self.h),
+                    )
+                    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillConvexPoly(m, np.round((q - [x0, y0]) * 16).astype(np.int32), 255, cv2.LINE_8, 4)
                     tot = max(1, cv2.countNonZero(m))
-                    vis = round(cv2.countNonZero(cv2.bitwise_and(m, cv2.bitwise_not(cover))) / tot, 3)
+                    free = cv2.bitwise_and(m, cv2.bitwise_not(occl[y0:y1, x0:x1]))
+                    vis = round(cv2.countNonZero(free) / tot, 3)
                 boxes.append(CardBox(b.card, b.quad, b.xyxy, "iverify", vis, -1))
             self._vis_key, self._vis_val = vkey, boxes
         return self._camera(frame, k), boxes, occl

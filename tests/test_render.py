@@ -205,3 +205,15 @@ def test_random_scenarios_with_violations_play_and_report_them(game: str, seed: 
     for spec, rec in zip(sc.rounds, director.rounds, strict=True):
         assert {v.check for v in spec.violations} == {f.check_id for f in rec.findings}
         assert rec.t_end is not None and rec.t_start < rec.t_end
+
+
+def test_towel_over_iverify_hides_its_cards_in_boxes_and_state() -> None:
+    """IVERIFY-NOT-VISIBLE: the display's card images are boxed but not visible; the state says so."""
+    sc = _small(iverify_seats=[3], violations=[Violation(check=CheckId.IVERIFY_NOT_VISIBLE)])
+    _, director = plan_clip(sc, 6)
+    ev = next(e for e in director.rounds[0].events if e.kind == EventKind.IVERIFY_SEAT)
+    _, _, boxes, state = next(render_frames(sc, 6, frames=[ev.frame + 5]))
+    shown = [b for b in boxes if b.zone == "iverify"]
+    assert sorted(b.card for b in shown) == sorted(ev.high + ev.low)
+    assert max(b.visible for b in shown) < 0.5
+    assert not state.iverify.visible and state.iverify.mode == "seat" and "iverify" in state.occluded
