@@ -300,7 +300,7 @@ def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
     monkeypatch.setitem(sys.modules, "vision.pipeline", mod)
     s = run_live(str(tmp_path), lay, alerts_path=tmp_path / "a.jsonl", view=False, monitor_factory=factory)
     got = read_alerts(tmp_path / "a.jsonl")
-    assert len(made) == 2 and s.alerts == 2 and s.states_skipped == 0
+    assert len(made) == 3 and s.alerts == 2 and s.states_skipped == 0  # a throwaway warm-up + one per clip
     assert len({a.alert_id for a in got}) == 2 and got[1].source.endswith("#2")
 
 
@@ -349,3 +349,25 @@ def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) ->
     assert r.exit_code == 0, r.output
     assert "webhook delivered 2, failed 0" in r.output
     assert sorted(str(g["alert_id"]) for g in got) == sorted(a.alert_id for a in read_alerts(alerts))
+
+
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_warm_up_plays_a_whole_round_through_a_throwaway_monitor(game: str) -> None:
+    from test_audit_support import layout_dict
+
+    from compliance.engine import Monitor
+    from compliance.live import warm_up
+
+    lay = TableLayout.model_validate({**layout_dict(), "game": game})
+    made: list[Monitor] = []
+
+    def factory(layout: TableLayout) -> Monitor:
+        made.append(Monitor(layout))
+        return made[-1]
+
+    assert warm_up(lay, factory) >= 0
+    (mon,) = made
+    (rnd,) = mon.rounds
+    dealer = next(h for h in rnd.hands if h.position == "dealer")
+    assert len(dealer.high) == 5 and len(dealer.low) == (2 if game == "seven-card" else 1)
+    assert rnd.t_end is not None
