@@ -76,27 +76,32 @@ def sample_readme(truths: list[ClipTruth], folder: Path) -> str:
         "| injected findings (check, seat, t) |",
         "|---|---|---|---|---|---|---|",
     ]
+    notes = ["", "## What each clip shows", ""]
     for t in truths:
         mp4 = folder / t.clip
         mb = mp4.stat().st_size / 1e6 if mp4.exists() else 0.0
         rounds = []
         finds = []
+        details = []
         for r in t.rounds:
             active = [h.seat for h in r.hands if h.active and h.seat is not None]
             iv = [e.seat for e in r.events if e.kind == EventKind.IVERIFY_SEAT]
             rounds.append(f"r{r.round}: LCD {r.lcd}, seats {active}" + (f", i-Verify {iv}" if iv else ""))
-            finds += [
-                f"{f.check_id.value} seat {f.seat if f.seat is not None else '-'} @ {f.t:.2f}s"
-                for f in r.findings
-            ]
+            for f in r.findings:
+                seat = f.seat if f.seat is not None else "-"
+                finds.append(f"{f.check_id.value} seat {seat} @ {f.t:.2f}s")
+                details.append(
+                    f"round {r.round}, {f.check_id.value} at {f.t:.2f}s (frame {f.frame}): {f.observed}; "
+                    f"expected {f.expected}"
+                )
         name = t.clip.removesuffix(".mp4")
-        deck = desc.get(name, "")
         lines.append(
             f"| `{name}` | {t.game} | {_deck_of(name)} | {t.frames / t.fps:.0f} | {mb:.1f} | "
             f"{'; '.join(rounds)} | {'; '.join(finds) or 'none (compliant)'} |"
         )
-        if deck:
-            lines.append(f"|  | | | | | {deck} | |")
+        notes.append(f"- `{name}`: {desc.get(name, '')}")
+        notes += [f"  - {d}" for d in details]
+    lines += notes
     lines.append("")
     return "\n".join(lines)
 
