@@ -1,0 +1,119 @@
+"""The runtime detector's own logic on synthetic raw outputs: YOLO decoding, NMS, merging the two
+index corners of a card. No model needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.cards import parse_card
+from vision.detections import BACK_CLASS, Detections
+from vision.detector import decode_yolo, merge_index_corners, nms
+
+
+def _raw(rows: list[tuple[float, float, float, float, int, float]], nc: int = 2, n: int = 50) -> np.ndarray:
+    """A fake (1, 4 + nc, n) YOLO output: the given boxes, then low-score filler."""
+    out = np.zeros((4 + nc, n), np.float32)
+    out[:4, :] = [[10], [10], [4], [4]]
+    out[4:, :] = 0.01
+    for i, (cx, cy, w, h, c, s) in enumerate(rows):
+        out[:4, i] = (cx, cy, w, h)
+        out[4 + c, i] = s
+    return out[None]
+
+
+def test_nms_drops_overlapping_lower_score_and_keeps_separate_boxes() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
+    keep = nms(boxes, np.array([0.9, 0.8, 0.7], np.float32), iou=0.5)
+    assert keep.tolist() == [0, 2]
+
+
+def test_nms_keeps_boxes_below_iou_threshold() -> None:
+    boxes = np.array([[0, 0, 10, 10], [6, 0, 16, 10]], np.float32)  # IoU = 4/16 = 0.25
+    assert sorted(nms(boxes, np.array([0.9, 0.8], np.float32), iou=0.5).tolist()) == [0, 1]
+    assert nms(boxes, np.array([0.9, 0.8], np.float32), iou=0.2).tolist() == [0]
+
+
+def test_decode_cuts_confidence_and_maps_back_through_letterbox() -> None:
+    raw = _raw(
+        [
+            (100, 60, 20, 40, 0, 0.9),
+            (101, 61, 20, 40, 0, 0.6),
+            (30, 30, 10, 10, 1, 0.8),
+            (200, 200, 10, 10, 0, 0.2),
+        ]
+    )
+    # letterbox: image scaled by 0.5, padded 8 px at the top
+    xyxy, cls, score = decode_yolo(
+        raw, conf=0.3, iou=0.5, scale=0.5, pad=(0.0, 8.0), image_shape=(1000, 1000)
+    )
+    assert cls.tolist() == [0, 1]
+    assert score.tolist() == pytest.approx([0.9, 0.8])
+    assert xyxy[0].tolist() == pytest.approx([180, 64, 220, 144])
+    assert xyxy[1].tolist() == pytest.approx([50, 34, 70, 54])
+
+
+def test_decode_nms_is_per_class() -> None:
+    raw = _raw([(50, 50, 20, 20, 0, 0.9), (50, 50, 20, 20, 1, 0.8)])
+    _, cls, _ = decode_yolo(raw, conf=0.3, iou=0.5)
+    assert sorted(cls.tolist()) == [0, 1]
+
+
+def test_decode_clips_to_image() -> None:
+    raw = _raw([(5, 5, 20, 20, 0, 0.9)])
+    xyxy, _, _ = decode_yolo(raw, conf=0.3, iou=0.5, image_shape=(100, 100))
+    assert xyxy[0].tolist() == pytest.approx([0, 0, 15, 15])
+
+
+def test_decode_rejects_wrong_shape() -> None:
+    with pytest.raises(ValueError, match="4 \\+ nc"):
+        decode_yolo(np.zeros((1, 3, 10), np.float32), conf=0.3, iou=0.5)
+
+
+def _dets(rows: list[tuple[float, float, float, float, int, float]]) -> Detections:
+    return Detections(
+        np.array([r[:4] for r in rows], np.float32),
+        np.array([r[4] for r in rows]),
+        np.array([r[5] for r in rows], np.float32),
+    )
+
+
+def test_two_corners_of_one_card_become_one_card_with_the_union_box() -> None:
+    ace = parse_card("As").code
+    d = _dets([(10, 10, 20, 40, ace, 0.9), (80, 110, 90, 140, ace, 0.7)])
+    m = merge_index_corners(d)
+    assert len(m) == 1
+    assert m.labels == ["As"]
+    assert m.xyxy[0].tolist() == pytest.approx([10, 10, 90, 140])
+    assert float(m.confidence[0]) == pytest.approx(0.9)
+
+
+def test_corners_of_different_cards_stay_apart() -> None:
+    a, k = parse_card("As").code, parse_card("Kd").code
+    d = _dets([(10, 10, 20, 40, a, 0.9), (30, 10, 40, 40, k, 0.8)])
+    m = merge_index_corners(d)
+    assert sorted(m.labels) == ["As", "Kd"]
+
+
+def test_same_card_far_apart_is_not_merged() -> None:
+    a = parse_card("As").code
+    d = _dets([(0, 0, 10, 20, a, 0.9), (900, 900, 910, 920, a, 0.8)])  # 1270 px apart, index 20 px
+    assert len(merge_index_corners(d, merge_distance=9.0)) == 2
+
+
+def test_three_same_class_indices_merge_nearest_pair_only() -> None:
+    a = parse_card("7h").code
+    d = _dets([(0, 0, 10, 20, a, 0.9), (60, 100, 70, 120, a, 0.8), (1000, 0, 1010, 20, a, 0.5)])
+    m = merge_index_corners(d)
+    assert len(m) == 2
+    assert sorted(m.confidence.tolist()) == pytest.approx([0.5, 0.9])
+
+
+def test_backs_pass_through_unmerged() -> None:
+    d = _dets([(0, 0, 50, 70, BACK_CLASS, 0.9), (5, 5, 55, 75, BACK_CLASS, 0.8)])
+    m = merge_index_corners(d)
+    assert m.labels == ["BACK", "BACK"]
+
+
+def test_merge_of_nothing_is_empty() -> None:
+    assert len(merge_index_corners(Detections.empty())) == 0

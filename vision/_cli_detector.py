@@ -1,0 +1,147 @@
+"""The card detector's commands: ``detect``, ``export-training``, ``train-detector``, ``eval-detector``.
+
+Thin typer commands; each hands over to one function. Heavy imports stay inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def detect(
+    images: Annotated[list[Path], typer.Argument(help="still images (any format OpenCV reads)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object per image")] = False,
+    conf: Annotated[float, typer.Option(help="minimum confidence of a detection")] = 0.3,
+    models: Annotated[Path | None, typer.Option(help="folder with card_det.onnx and card_cls.onnx")] = None,
+    raw: Annotated[bool, typer.Option(help="list every index found, without merging a card's two")] = False,
+) -> None:
+    """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
+    import cv2
+
+    from vision.detector import load_detector
+
+    try:
+        det = load_detector(models, conf=conf)
+    except FileNotFoundError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
+    failed = False
+    for path in images:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            typer.echo(f"error: {path}: not a readable image", err=True)
+            failed = True
+            continue
+        found = det.detect_raw(img) if raw else det.detect(img)
+        order = sorted(range(len(found)), key=lambda i: (float(found.xyxy[i, 0]), float(found.xyxy[i, 1])))
+        rows = [
+            {
+                "card": found.labels[i],
+                "confidence": round(float(found.confidence[i]), 3),
+                "xyxy": [round(float(v), 1) for v in found.xyxy[i]],
+            }
+            for i in order
+        ]
+        if as_json:
+            typer.echo(json.dumps({"image": str(path), "cards": rows}))
+        else:
+            typer.echo(f"{path}: {len(rows)} card(s)")
+            for r in rows:
+                x = list(r["xyxy"])  # type: ignore[call-overload]
+                typer.echo(
+                    f"  {r['card']!s:<5} {r['confidence']:.2f}  [{x[0]:.0f} {x[1]:.0f} {x[2]:.0f} {x[3]:.0f}]"
+                )
+    if failed:
+        raise typer.Exit(1)
+
+
+def export_training(
+    out: Annotated[Path, typer.Option(help="output folder (created)")],
+    images: Annotated[int, typer.Option(help="number of scenes (train + val)")] = 2700,
+    seed: Annotated[int, typer.Option(help="random seed; the same seed gives the same files")] = 1,
+    size: Annotated[int, typer.Option(help="nominal scene size in pixels")] = 320,
+    zones: Annotated[int, typer.Option(help="zone-like evaluation crops from the held-out decks")] = 40,
+) -> None:
+    """Write synthetic detector training data (YOLO format), split by deck."""
+    from render.training import export_training as run
+
+    summary = run(out, images=images, seed=seed, size=size, zones=zones)
+    typer.echo(summary.model_dump_json(indent=2))
+
+
+def train_detector(
+    data: Annotated[Path, typer.Option(help="an export-training output folder")],
+    out: Annotated[Path | None, typer.Option(help="where weights go (default: models/)")] = None,
+    stages: Annotated[str, typer.Option(help="comma-separated: det, cls")] = "det,cls",
+    det_epochs: Annotated[int, typer.Option(help="detector epochs")] = 12,
+    det_imgsz: Annotated[int, typer.Option(help="detector input size")] = 256,
+    det_fraction: Annotated[float, typer.Option(help="share of training images per epoch")] = 1.0,
+    cls_epochs: Annotated[int, typer.Option(help="classifier epochs")] = 8,
+    cls_imgsz: Annotated[int, typer.Option(help="classifier input size")] = 32,
+    det_hours: Annotated[
+        float, typer.Option(help="detector wall-time budget in hours (0 = by epochs)")
+    ] = 0.0,
+    cls_hours: Annotated[
+        float, typer.Option(help="classifier wall-time budget in hours (0 = by epochs)")
+    ] = 0.0,
+    threads: Annotated[int, typer.Option(help="torch threads")] = 2,
+    seed: Annotated[int, typer.Option(help="training seed")] = 0,
+) -> None:
+    """Train the two-stage card detector (CPU) and export ONNX into models/."""
+    from vision.training import TrainConfig, train
+
+    kw: dict[str, object] = dict(
+        data=data,
+        stages=[s.strip() for s in stages.split(",") if s.strip()],
+        det_epochs=det_epochs,
+        det_imgsz=det_imgsz,
+        det_fraction=det_fraction,
+        cls_epochs=cls_epochs,
+        cls_imgsz=cls_imgsz,
+        det_hours=det_hours,
+        cls_hours=cls_hours,
+        threads=threads,
+        seed=seed,
+    )
+    if out is not None:
+        kw["out"] = out
+    result = train(TrainConfig.model_validate(kw))
+    typer.echo(result.model_dump_json(indent=2))
+
+
+def eval_detector(
+    data: Annotated[Path, typer.Option(help="an export-training output folder (its val split is used)")],
+    models: Annotated[Path | None, typer.Option(help="folder with the ONNX weights")] = None,
+    conf: Annotated[float, typer.Option(help="minimum confidence")] = 0.3,
+    out: Annotated[Path | None, typer.Option(help="write the metrics JSON here")] = None,
+    limit: Annotated[int, typer.Option(help="at most this many images per set (0 = all)")] = 0,
+) -> None:
+    """Per-card precision and recall on the held-out decks (validation images never trained on)."""
+    from vision.detector import load_detector
+    from vision.training import evaluate, format_report
+
+    det = load_detector(models, conf=conf)
+    report = evaluate(det, data, limit=limit)
+    typer.echo(format_report(report))
+    if out is not None:
+        out.write_text(report.model_dump_json(indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the detector's commands to the main app."""
+    app.command("detect")(detect)
+    app.command("export-training")(export_training)
+    app.command("train-detector")(train_detector)
+    app.command("eval-detector")(eval_detector)
+
+
+if __name__ == "__main__":  # python -m vision._cli_detector ... (the same commands, standalone)
+    _app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    register(_app)
+    _app()

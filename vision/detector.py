@@ -1,0 +1,303 @@
+"""The trained card detector at run time: two small ONNX models on onnxruntime (no torch).
+
+Stage 1 (``models/card_det.onnx``, a YOLO11 detector) finds card *indices* (the rank + suit printed
+in a card's top-left and, turned over, bottom-right corner) and card *backs*. Stage 2
+(``models/card_cls.onnx``, a YOLO11 classifier) reads each index crop: one of the 52 faces, the
+Joker, or "not an index" (dropped). Indices survive the overlap of a spread hand, where whole-card
+boxes would overlap almost entirely.
+
+Then the two indices of one card are merged: cards are unique in a deck, so two index detections
+of the same card close together (within ``merge_distance`` index sizes) are one card, reported
+with the union of their boxes (for an unobstructed card, about the card's own box). A card seen by
+one index only is reported with that index's box. Backs are reported as detected (class BACK).
+
+Everything returned is a :class:`vision.detections.Detections` in the 54-class scheme.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detections import BACK_CLASS, Detections
+
+__all__ = [
+    "DEFAULT_MODELS_DIR",
+    "DetectorFiles",
+    "OnnxCardDetector",
+    "decode_yolo",
+    "load_detector",
+    "merge_index_corners",
+    "nms",
+]
+
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+_NOT_INDEX = 53  # the classifier's "not an index" class
+_DET_INDEX, _DET_BACK = 0, 1  # stage-1 classes
+_CLS_CROP = 40  # crop size the classifier was trained on (render.training.CLS_IMGSZ)
+_CROP_MARGIN = 1.25
+
+
+@dataclass(frozen=True)
+class DetectorFiles:
+    det: Path
+    cls: Path
+
+    @classmethod
+    def in_dir(cls, models_dir: Path) -> DetectorFiles:
+        return cls(models_dir / "card_det.onnx", models_dir / "card_cls.onnx")
+
+    def check(self) -> None:
+        for p in (self.det, self.cls):
+            if not p.is_file():
+                raise FileNotFoundError(
+                    f"{p}: detector weights missing (they ship in models/; retrain with train-detector)"
+                )
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression, best first."""
+    if len(boxes) == 0:
+        return np.zeros((0,), np.int64)
+    x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    areas = np.maximum(x2 - x1, 0) * np.maximum(y2 - y1, 0)
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    while len(order):
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        w = np.maximum(0.0, np.minimum(x2[i], x2[rest]) - np.maximum(x1[i], x1[rest]))
+        h = np.maximum(0.0, np.minimum(y2[i], y2[rest]) - np.maximum(y1[i], y1[rest]))
+        inter = w * h
+        ov = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[ov <= iou]
+    return np.asarray(keep, np.int64)
+
+
+def decode_yolo(
+    raw: np.ndarray,
+    conf: float,
+    iou: float,
+    scale: float = 1.0,
+    pad: tuple[float, float] = (0.0, 0.0),
+    image_shape: tuple[int, int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decode one YOLO (v8/11) detect output ``(1, 4 + nc, N)``: centre-xywh in input pixels, then
+    class scores. Returns ``(xyxy, class, score)`` after a confidence cut and per-class NMS, with
+    boxes mapped back to the original image (``(input - pad) / scale``) and clipped to it."""
+    a = np.asarray(raw, np.float32)
+    if a.ndim == 3:
+        a = a[0]
+    if a.ndim != 2 or a.shape[0] < 5:
+        raise ValueError(f"YOLO output must have shape (1, 4 + nc, N), but got {np.shape(raw)}")
+    a = a.T  # (N, 4 + nc)
+    cls_scores = a[:, 4:]
+    cls = cls_scores.argmax(1)
+    score = cls_scores[np.arange(len(a)), cls]
+    m = score >= conf
+    a, cls, score = a[m], cls[m], score[m]
+    xy = np.stack(
+        [a[:, 0] - a[:, 2] / 2, a[:, 1] - a[:, 3] / 2, a[:, 0] + a[:, 2] / 2, a[:, 1] + a[:, 3] / 2], 1
+    )
+    xy[:, [0, 2]] -= pad[0]
+    xy[:, [1, 3]] -= pad[1]
+    xy /= scale
+    if image_shape is not None:
+        h, w = image_shape
+        xy[:, [0, 2]] = np.clip(xy[:, [0, 2]], 0, w)
+        xy[:, [1, 3]] = np.clip(xy[:, [1, 3]], 0, h)
+    keep_all: list[np.ndarray] = []
+    for c in np.unique(cls):
+        idx = np.nonzero(cls == c)[0]
+        keep_all.append(idx[nms(xy[idx], score[idx], iou)])
+    keep = np.concatenate(keep_all) if keep_all else np.zeros((0,), np.int64)
+    keep = keep[np.argsort(-score[keep], kind="stable")]
+    return xy[keep].astype(np.float32), cls[keep].astype(np.int64), score[keep].astype(np.float32)
+
+
+def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
+    """One detection per card: index detections of the same card class whose centres lie within
+    ``merge_distance`` x the index size of each other are joined (union box, best confidence).
+    Backs pass through unchanged."""
+    backs = dets[dets.class_id == BACK_CLASS]
+    faces = dets[dets.class_id != BACK_CLASS]
+    out_xyxy: list[np.ndarray] = []
+    out_cls: list[int] = []
+    out_conf: list[float] = []
+    for c in np.unique(faces.class_id):
+        group = faces[faces.class_id == c]
+        order = np.argsort(-group.confidence, kind="stable")
+        used = np.zeros(len(group), bool)
+        centers = group.centers
+        sizes = np.maximum(group.xyxy[:, 2] - group.xyxy[:, 0], group.xyxy[:, 3] - group.xyxy[:, 1])
+        for i in order:
+            if used[i]:
+                continue
+            used[i] = True
+            box = group.xyxy[i].copy()
+            best = float(group.confidence[i])
+            # the partner: the nearest unused same-class index within reach (a card has two)
+            cand = [j for j in order if not used[j]]
+            if cand:
+                d = np.hypot(*(centers[cand] - centers[i]).T)
+                k = int(np.argmin(d))
+                reach = merge_distance * max(float(sizes[i]), float(sizes[cand[k]]))
+                if d[k] <= reach:
+                    j = cand[k]
+                    used[j] = True
+                    box = np.array(
+                        [
+                            min(box[0], group.xyxy[j, 0]),
+                            min(box[1], group.xyxy[j, 1]),
+                            max(box[2], group.xyxy[j, 2]),
+                            max(box[3], group.xyxy[j, 3]),
+                        ],
+                        np.float32,
+                    )
+            out_xyxy.append(box)
+            out_cls.append(int(c))
+            out_conf.append(best)
+    merged = Detections(
+        np.asarray(out_xyxy, np.float32).reshape(-1, 4),
+        np.asarray(out_cls, np.int64),
+        np.asarray(out_conf, np.float32),
+    )
+    return Detections.merge([merged, backs])
+
+
+def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    import cv2
+
+    h, w = img.shape[:2]
+    s = min(size / h, size / w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(img, (nw, nh), interpolation=interp)
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    px, py = (size - nw) // 2, (size - nh) // 2
+    canvas[py : py + nh, px : px + nw] = resized
+    return canvas, s, (float(px), float(py))
+
+
+def _crop_square(img: np.ndarray, xyxy: np.ndarray, size: int) -> np.ndarray:
+    import cv2
+
+    x0, y0, x1, y1 = (float(v) for v in xyxy)
+    side = max(x1 - x0, y1 - y0) * _CROP_MARGIN
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    s = size / max(side, 1.0)
+    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+class OnnxCardDetector:
+    """The shipped two-stage detector (implements ``vision.detections.CardDetector``).
+
+    ``threads`` is onnxruntime's intra-op thread count (1 by default: the live job runs it on one
+    core). ``imgsz`` must match the exported stage-1 model.
+    """
+
+    def __init__(
+        self,
+        files: DetectorFiles,
+        *,
+        conf: float = 0.3,
+        iou: float = 0.5,
+        threads: int = 1,
+        cls_conf: float = 0.3,
+        merge_distance: float = 9.0,
+    ) -> None:
+        files.check()
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.log_severity_level = 3
+        self._det = ort.InferenceSession(str(files.det), opts, providers=["CPUExecutionProvider"])
+        self._cls = ort.InferenceSession(str(files.cls), opts, providers=["CPUExecutionProvider"])
+        self._det_in = self._det.get_inputs()[0]
+        self._cls_in = self._cls.get_inputs()[0]
+        self.imgsz = int(self._det_in.shape[2])
+        cshape = self._cls_in.shape
+        self.cls_imgsz = int(cshape[2]) if isinstance(cshape[2], int) else 64
+        self._cls_batch_fixed = isinstance(cshape[0], int)
+        self._cls_names = _class_names(self._cls)
+        self.conf, self.iou, self.cls_conf, self.merge_distance = conf, iou, cls_conf, merge_distance
+
+    def detect_raw(self, image: np.ndarray) -> Detections:
+        """Every index and back found, before the two indices of a card are merged."""
+        import cv2
+
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
+        lb, s, pad = _letterbox(image, self.imgsz)
+        x = (
+            np.ascontiguousarray(cv2.cvtColor(lb, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None], np.float32)
+            / 255.0
+        )
+        raw = self._det.run(None, {self._det_in.name: x})[0]
+        xyxy, cls, score = decode_yolo(raw, self.conf, self.iou, s, pad, image.shape[:2])
+        backs = Detections(
+            xyxy[cls == _DET_BACK],
+            np.full(int((cls == _DET_BACK).sum()), BACK_CLASS),
+            score[cls == _DET_BACK],
+        )
+        idx = cls == _DET_INDEX
+        if not idx.any():
+            return backs
+        boxes, det_conf = xyxy[idx], score[idx]
+        crops = []
+        for b in boxes:
+            c = _crop_square(image, b, _CLS_CROP)
+            c = cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR)
+            crops.append(cv2.cvtColor(c, cv2.COLOR_BGR2RGB).transpose(2, 0, 1))
+        batch = np.ascontiguousarray(np.stack(crops), np.float32) / 255.0
+        if self._cls_batch_fixed:
+            probs = np.concatenate([self._cls.run(None, {self._cls_in.name: b[None]})[0] for b in batch])
+        else:
+            probs = self._cls.run(None, {self._cls_in.name: batch})[0]
+        probs = np.asarray(probs, np.float32)
+        if not np.allclose(probs.sum(1), 1.0, atol=1e-2):
+            e = np.exp(probs - probs.max(1, keepdims=True))
+            probs = e / e.sum(1, keepdims=True)
+        top = probs.argmax(1)
+        card = self._cls_names[top]
+        p = probs[np.arange(len(top)), top]
+        keep = (card != _NOT_INDEX) & (p >= self.cls_conf)
+        faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
+        return Detections.merge([faces, backs])
+
+    def detect(self, image: np.ndarray) -> Detections:
+        return merge_index_corners(self.detect_raw(image), self.merge_distance)
+
+
+def _class_names(session: Any) -> np.ndarray:
+    """Map the classifier's output columns to card classes (its folder names are c00..c53)."""
+    meta = session.get_modelmeta().custom_metadata_map
+    names_raw = meta.get("names")
+    n = int(session.get_outputs()[0].shape[1])
+    if names_raw:
+        import ast
+
+        names = ast.literal_eval(names_raw)
+        return np.array([int(str(names[i]).lstrip("c")) for i in range(n)], np.int64)
+    return np.arange(n, dtype=np.int64)
+
+
+def load_detector(models_dir: Path | None = None, **kwargs: Any) -> OnnxCardDetector:
+    """The shipped detector from ``models_dir`` (default: the repository's ``models/``)."""
+    return OnnxCardDetector(DetectorFiles.in_dir(models_dir or DEFAULT_MODELS_DIR), **kwargs)
+
+
+def model_info(models_dir: Path | None = None) -> dict[str, Any]:
+    """The recorded training recipe, if present (``models/detector_recipe.json``)."""
+    p = (models_dir or DEFAULT_MODELS_DIR) / "detector_recipe.json"
+    return dict(json.loads(p.read_text())) if p.exists() else {}
