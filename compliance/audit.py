@@ -34,6 +34,7 @@ from compliance.live import (
     StreamProcessor,
     default_monitor,
     stream_frames,
+    warm_up,
 )
 from compliance.reports import CLIPS_DIR, ClipReport, atomic_write_text, clip_html, write_summary
 from vision.layout import LayoutError, TableLayout, load_layout
@@ -371,6 +372,13 @@ def _run_pool(
 ) -> None:
     """Clips in worker processes; each result is taken as it comes (a dead worker fails its clip)."""
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    if ctx.get_start_method() == "fork":  # forked workers inherit what the warm-up loaded
+        for job in todo:
+            try:
+                warm_up(load_layout(_resolve_layout(job)), monitor_factory or default_monitor)
+                break
+            except (StreamError, LayoutError):
+                continue
     q = ctx.Queue()
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(q,))
     try:
