@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from compliance.events import ClipTruth
-from render.artwork import VALIDATION_DECKS, load_deck
+from render.artwork import VALIDATION_DECKS, ArtworkError, available_decks, load_deck
 from render.director import FPS, Director, FrameScene
 from render.draw import CardBox, FrameRenderer
 from render.scenario import Scenario
@@ -49,7 +49,16 @@ def layout_file_name(layout: TableLayout) -> str:
 
 
 def _deck_for(scenario: Scenario, seed: int) -> str:
-    return scenario.deck or VALIDATION_DECKS[seed % len(VALIDATION_DECKS)]
+    deck = scenario.deck or VALIDATION_DECKS[seed % len(VALIDATION_DECKS)]
+    try:
+        known = available_decks()
+    except ArtworkError as e:
+        raise RenderError(str(e)) from e
+    if deck not in known:
+        raise RenderError(
+            f"scenario {scenario.name!r}: deck {deck!r} is not installed; decks: {', '.join(known)}"
+        )
+    return deck
 
 
 def plan_clip(scenario: Scenario, seed: int) -> tuple[TableLayout, Director]:

@@ -63,3 +63,10 @@ def test_render_command_names_the_bad_file(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert "bad.yaml" in res.output and "game" in res.output
     assert not list(tmp_path.glob("*.mp4"))
+
+
+def test_render_command_names_an_unknown_deck(tmp_path: Path) -> None:
+    sc = tmp_path / "d.yaml"
+    sc.write_text("name: d\ngame: seven-card\ndeck: no-such-deck\nrounds:\n  - lcd: 1\n")
+    res = CliRunner().invoke(app, ["render", str(sc), "--out", str(tmp_path)])
+    assert res.exit_code == 1 and "no-such-deck" in res.output
