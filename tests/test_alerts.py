@@ -182,3 +182,16 @@ def test_webhook_unreachable_never_blocks_send(tmp_path: Path) -> None:
 def test_webhook_url_must_be_http(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="http"):
         WebhookSender("ftp://x", tmp_path / "d.jsonl")
+
+
+def test_torn_tail_longer_than_the_read_chunk_is_cut_exactly(tmp_path: Path) -> None:
+    p = tmp_path / "alerts.jsonl"
+    with AlertWriter(p) as w:
+        w.write(_alert(1))
+    good = p.read_bytes()
+    with p.open("ab") as f:
+        f.write(b'{"alert_id": "' + b"x" * 10_000)  # a long record cut off mid-write
+    with AlertWriter(p) as w:
+        assert p.read_bytes() == good
+        w.write(_alert(2))
+    assert [a.round for a in read_alerts(p)] == [1, 2]

@@ -371,3 +371,18 @@ def test_warm_up_plays_a_whole_round_through_a_throwaway_monitor(game: str) -> N
     dealer = next(h for h in rnd.hands if h.position == "dealer")
     assert len(dealer.high) == 5 and len(dealer.low) == (2 if game == "seven-card" else 1)
     assert rnd.t_end is not None
+
+
+def test_heartbeat_stream_passes_the_source_error_on() -> None:
+    from compliance.live import with_heartbeats
+
+    s = clip_states(pattern=(False,))
+
+    def broken() -> Iterator[StreamFrame]:
+        yield StreamFrame(s[1])
+        raise StreamError("x.states.jsonl:3: invalid table state")
+
+    frames = with_heartbeats(broken(), every=0.05)
+    assert next(frames).state.frame == s[1].frame
+    with pytest.raises(StreamError, match=r"x\.states\.jsonl:3"):
+        list(frames)
