@@ -25,6 +25,13 @@ def test_debouncer_holds_for_seconds_too() -> None:
     assert d.value == 1
 
 
+def test_debouncer_accepts_none_as_a_value() -> None:
+    d: Debouncer[int | None] = Debouncer(4, hold_frames=2)
+    assert not d.update(None, 0.0)
+    assert d.update(None, 0.1)
+    assert d.value is None
+
+
 def test_debouncer_rejects_bad_settings() -> None:
     with pytest.raises(ValueError, match="hold_frames must be at least 1"):
         Debouncer(0, hold_frames=0)

@@ -5,9 +5,10 @@ change), ``<clip>.truth.json`` (a ``ClipTruth``: rounds and their times) and ``<
 (every card's outline per frame).
 
 How it is scored:
-- **Moments.** Every true state that holds at least ``settle_s`` seconds is one moment; the pipeline's
-  state is read at the moment's last frame (it has had time to settle). Zones the truth marks occluded
-  are left out of that moment.
+- **Moments.** Every run of true states with the same content (occlusion aside) that holds at least
+  ``settle_s`` seconds is one moment; the pipeline's state is read at the run's last frame (it has had
+  time to settle). A zone the truth marks occluded during the run's last ``settle_s`` is left out of
+  that moment (no camera could have read it yet).
 - **Per-card precision and recall** of face-up cards (``BACK`` is not scored: a pile shows fewer backs
   than it holds), by zone kind (seat dealt/high/low, dealer hand/high/low, i-Verify), counting each
   card in each moment: a card the pipeline puts in another zone is a miss there and a false card here.
@@ -127,7 +128,7 @@ class TruthDetector:
     ``min_visible`` visible, and cards whose centre falls outside the crop, are left out.
     """
 
-    def __init__(self, boxes_path: Path, min_visible: float = 0.35) -> None:
+    def __init__(self, boxes_path: Path, min_visible: float = 0.1) -> None:
         self.boxes = _read_boxes(boxes_path)
         self.min_visible = min_visible
         self._frame = -1
@@ -175,6 +176,30 @@ def _kind(zone: str) -> str:
     return "seat." + zone.split(".")[1] if zone.startswith("seat") else zone
 
 
+def _content(st: TableState) -> str:
+    return st.model_copy(update={"frame": 0, "t": 0.0, "occluded": []}).model_dump_json()
+
+
+def _moments(truth: list[TableState], n_frames: int, hold: int) -> list[tuple[int, int, set[str]]]:
+    """Runs of true states with the same content (occlusion aside): (first state index, last frame,
+    zones not seen unoccluded for the run's last ``hold`` frames, where no camera could read them)."""
+    out: list[tuple[int, int, set[str]]] = []
+    i = 0
+    while i < len(truth):
+        j = i
+        while j + 1 < len(truth) and _content(truth[j + 1]) == _content(truth[i]):
+            j += 1
+        end = truth[j + 1].frame - 1 if j + 1 < len(truth) else n_frames - 1
+        hidden: set[str] = set()
+        for k in range(i, j + 1):
+            nxt = truth[k + 1].frame if k + 1 < len(truth) else n_frames
+            if nxt - 1 > end - hold:  # this state lasts into the run's final ``hold`` frames
+                hidden |= set(truth[k].occluded)
+        out.append((i, end, hidden))
+        i = j + 1
+    return out
+
+
 def _state_at(states: list[TableState], frame: int) -> TableState | None:
     cur = None
     for s in states:
@@ -197,14 +222,13 @@ def score_states(
     """Score predicted states against true ones (see the module text for the definitions)."""
     score = ClipScore(clip=clip)
     bad_at: list[tuple[float, str]] = []
-    for i, ts in enumerate(truth):
-        end = truth[i + 1].frame - 1 if i + 1 < len(truth) else n_frames - 1
+    for first, end, occluded in _moments(truth, n_frames, max(1, round(settle_s * fps))):
+        ts = truth[first]
         if (end - ts.frame + 1) / fps < settle_s:
             continue
         ps = _state_at(pred, end)
         score.moments += 1
         t_end = end / fps
-        occluded = set(ts.occluded)
         tz = _zones_of(ts)
         pz = _zones_of(ps) if ps is not None else {}
         for zone in sorted(set(tz) | set(pz)):

@@ -75,7 +75,9 @@ class PipelineConfig(BaseModel):
         le=1,
         description="a changed blob this big reaching in from the crop's edge hides a region",
     )
-    edge_read_after_s: float = Field(2.0, gt=0, description="read a region under a still edge blob after this")
+    edge_read_after_s: float = Field(
+        2.0, gt=0, description="read a region under a still edge blob after this"
+    )
     skin: bool = Field(True, description="count skin colours as occluders")
     sleeve_bgr: list[tuple[int, int, int]] = Field(default_factory=list, description="sleeve colours (BGR)")
     sleeve_tolerance: int = Field(40, ge=1)
@@ -241,7 +243,13 @@ class TablePipeline:
             w.changed_since = t
         occ = self._occluder(small) & changed_px
         by_colour = float(occ.mean()) >= cfg.occlusion_fraction
-        edge = w.settled is not None and _enters_from_edge(changed_px, cfg.edge_blob_fraction)
+        # (not on the i-Verify display: its own picture changes from edge to edge; a cover there is told
+        # by the panel's colour, see _read)
+        edge = (
+            w.settled is not None
+            and w.region.kind != "iverify"
+            and _enters_from_edge(changed_px, cfg.edge_blob_fraction)
+        )
         w.occluded = by_colour or edge
         if by_colour:
             return None
@@ -251,7 +259,10 @@ class TablePipeline:
             return None
         if w.still < cfg.stable_frames and t - w.changed_since < cfg.force_after_s:
             return None
-        reading = self._read(w, image)
+        reading = self._read(w, image, t)
+        if reading is None:  # the reader saw a cover that has not lain long enough to count
+            w.occluded = True
+            return None
         if reading == w.last_reading:
             w.agree += 1
         else:
@@ -286,7 +297,7 @@ class TablePipeline:
         self.detector_calls += 1
         return dets[dets.confidence >= self.cfg.min_confidence]
 
-    def _read(self, w: _Watch, image: np.ndarray) -> dict[str, Hashable]:
+    def _read(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable] | None:
         r = w.region
         crop = r.rectify(image)
         if r.kind == "cards":
@@ -313,6 +324,9 @@ class TablePipeline:
         # i-Verify
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
         if not visible:
+            assert w.changed_since is not None
+            if t - w.changed_since < self.cfg.edge_read_after_s:
+                return None  # an arm passing over the panel, until it has lain there for long
             prev = self.tracker.value("iverify")
             assert isinstance(prev, IVerifyReading)
             return {"iverify": IVerifyReading(False, prev.mode, prev.seat, prev.high, prev.low)}

@@ -30,6 +30,7 @@ class Debouncer(Generic[T]):
     hold_frames: int = 2
     hold_s: float = 0.0
     _cand: T | None = None
+    _has_cand: bool = False  # (None is a value too: a blank LCD)
     _count: int = 0
     _since: float = 0.0
 
@@ -41,19 +42,19 @@ class Debouncer(Generic[T]):
 
     @property
     def pending(self) -> bool:
-        return self._cand is not None
+        return self._has_cand
 
     def update(self, value: T, t: float) -> bool:
         """Feed one reading at time ``t``; True when the accepted value changed."""
         if value == self.value:
-            self._cand, self._count = None, 0
+            self._cand, self._has_cand, self._count = None, False, 0
             return False
-        if self._cand is not None and value == self._cand:
+        if self._has_cand and value == self._cand:
             self._count += 1
         else:
-            self._cand, self._count, self._since = value, 1, t
+            self._cand, self._has_cand, self._count, self._since = value, True, 1, t
         if self._count >= self.hold_frames and t - self._since >= self.hold_s - 1e-9:
-            self.value, self._cand, self._count = value, None, 0
+            self.value, self._cand, self._has_cand, self._count = value, None, False, 0
             return True
         return False
 
