@@ -80,6 +80,12 @@ class MonitorConfig(BaseModel):
     iverify_hidden_s: float = Field(
         3.0, gt=0.0, description="IVERIFY-NOT-VISIBLE fires when the display is hidden longer than this"
     )
+    unset_grace_s: float = Field(
+        1.0,
+        ge=0.0,
+        description="a seat in doubt (hidden, cards off the felt) at an i-Verify use or the dealer's "
+        "reveal counts as set if seen set this soon after",
+    )
     checks: list[str] | None = Field(
         None, description="check ids to run (CheckId values); None runs every check the engine has"
     )
@@ -178,7 +184,9 @@ class PositionState:
     high: Tokens = ()
     low: Tokens = ()
     hidden: bool = False  # one of its zones was occluded in the latest state
-    pending: bool = False  # the latest states show it holding cards not yet accepted (debounce)
+    pending_since: float | None = None  # first seen holding cards not yet accepted (debounce)
+    hidden_since: float | None = None  # hidden since then (None: in view in the latest state)
+    visible_since: float = 0.0  # when it last came out of hiding (footage start if never hidden)
     max_total: int = 0  # most cards seen at once at this position
     max_total_event_t: float = 0.0
     max_total_frame: int = 0
@@ -434,12 +442,19 @@ class RoundTracker:
             return
         present = {s.seat for s in state.seats}
         for p in rnd.positions.values():
-            pend = self._zones[f"{p.name}.cards"].pending
-            p.pending = isinstance(pend, tuple) and any(pend)
+            zone = self._zones[f"{p.name}.cards"]
+            pend = zone.pending
+            p.pending_since = zone.cand_t if isinstance(pend, tuple) and any(pend) else None
+            was_hidden = p.hidden
             if p.seat is not None and p.seat not in present:
                 p.hidden = True
-                continue
-            p.hidden = p.name in hidden or any(h.startswith(p.name + ".") for h in hidden)
+            else:
+                p.hidden = p.name in hidden or any(h.startswith(p.name + ".") for h in hidden)
+            if p.hidden and not was_hidden:
+                p.hidden_since = state.t
+            elif was_hidden and not p.hidden:
+                p.hidden_since = None
+                p.visible_since = state.t
 
     def _emit(self, rnd: RoundState, ev: Event) -> Event:
         rnd.events.append(ev)

@@ -43,21 +43,40 @@ def test_empty_spot_dead_hand_never_blocks_iverify() -> None:
     assert Run(t).of(CHECK) == []
 
 
-def test_unset_seat_under_the_dealers_arm_lowers_confidence() -> None:
-    t = _dealt().occlude("seat1").iverify_seat(3, hold=0.5)
+def test_seat_hidden_at_the_display_then_seen_unset_is_a_breach_at_the_displays_frame() -> None:
+    t = _dealt().occlude("seat1")
+    shown_at = t.frame
+    t.iverify_seat(3, hold=0.5)
     t.occlude()
     _finish(t.set(3).set(1))
     [f] = Run(t).of(CHECK)
-    assert f.confidence == 0.5 and "seat 1: hidden" in f.observed
+    assert f.confidence == 0.9 and "seat 1: hidden then, seen unset" in f.observed and f.frame == shown_at
 
 
-def test_unset_seat_whose_cards_are_not_on_the_felt_lowers_confidence() -> None:
+def test_seat_hidden_at_the_display_and_seen_set_when_the_arm_lifts_is_compliant() -> None:
+    t = _dealt().set(1, hold=0.1)  # set while the arm comes over it
+    t.occlude("seat1", hold=0.1)
+    t.iverify_seat(3, hold=0.5)
+    t.occlude()
+    _finish(t.set(3))
+    assert Run(t).of(CHECK) == []
+
+
+def test_seat_whose_cards_stay_off_the_felt_is_a_breach_with_lower_confidence() -> None:
     t = _dealt()
-    t.seats[1].dealt = []  # the player holds his cards (or the camera missed them)
-    t.iverify_seat(3).set(3)
+    t.seats[1].dealt = []  # the player holds his cards (or the camera missed them) for 2.5 s
+    t.iverify_seat(3).set(3).hold(1.5)
     _finish(t.set(1))
     [f] = Run(t).of(CHECK)
-    assert f.confidence == 0.6 and "no cards seen" in f.observed
+    assert f.confidence == 0.6 and "no cards seen at the seat, first seen set at t=6.50s" in f.observed
+
+
+def test_seat_whose_cards_are_in_the_air_while_it_sets_is_not_a_breach() -> None:
+    t = _dealt()
+    t.seats[1].dealt = []  # cards moving from the deal spot to high/low for 0.5 s
+    t.iverify_seat(3)
+    _finish(t.set(1).set(3))
+    assert Run(t).of(CHECK) == []
 
 
 def test_one_frame_iverify_flicker_is_not_a_breach() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from compliance.events import CHECK_RULES, CheckId, Event, Finding
+from compliance.events import CHECK_RULES, CheckId, Event, EventKind, Finding
 from compliance.rounds import MonitorConfig, PositionState, RoundState
 from rules.cards import Card, CardParseError, format_cards, parse_cards
 from rules.houseway import HouseWay
@@ -27,12 +27,11 @@ from vision.state import BACK, TableState
 __all__ = [
     "Check",
     "CheckContext",
-    "describe_unset",
+    "UnsetSeatsCheck",
     "fmt",
     "house_way_setting",
     "setting_of",
     "show",
-    "unset_active_seats",
 ]
 
 
@@ -99,43 +98,139 @@ def fmt(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def _unset_confidence(p: PositionState) -> float:
-    """How sure "this seat is not set" is, from what its zones showed.
+@dataclass
+class _Wait:
+    """A moment that needed every (other) active seat set, with seats whose state was in doubt."""
 
-    1.0: its cards lie unset in the deal spot; 0.9: cards in only one of high/low (half set);
-    0.6: no card seen at the seat (held in the player's hand, or missed by the camera);
-    0.5: its zones were hidden (occluded) in the latest state, so its content is unknown.
-    """
-    if p.hidden:
-        return 0.5
-    return {"dealt": 1.0, "partial": 0.9, "empty": 0.6, "set": 0.0}[p.status]
+    event: Event
+    doubtful: dict[str, str]  # position -> why it was in doubt ("hidden", "no cards seen", ...)
 
 
-def unset_active_seats(rnd: RoundState, *, besides: int | None = None) -> list[tuple[PositionState, float]]:
-    """Active seats (chips in the bet circle) whose hand is not set now, with the confidence of that.
+class UnsetSeatsCheck(Check):
+    """Base of the checks that need every active seat set at one moment (the ``trigger`` event).
 
     A seat without chips holds a dead hand (an empty spot, seed 000 rule 4): never a player, so it
-    never blocks the i-Verify or the dealer's reveal.
+    never blocks the i-Verify or the dealer's reveal. For each active seat not set at the trigger:
+
+    * its cards lie unset in plain view (deal spot: confidence 1.0; only one of high/low: 0.9):
+      reported at once;
+    * in doubt - hidden by the arm, its cards off the felt ("no cards seen": picked up, or being
+      moved into high/low), or a set not yet accepted by the debounce: judged later, never
+      invented. Compliant when the seat is seen set within ``MonitorConfig.unset_grace_s`` of the
+      trigger (or of coming out of hiding); a breach when it is then seen unset in plain view
+      (confidence 0.9), is first seen set later than that (0.6), or never sets before the round
+      closes (0.6; 0.5 if it was hidden all along).
+
+    The finding carries the trigger's time and frame (the evidence of the breach), once per
+    ``finding_key`` per round.
     """
-    out = []
-    for p in rnd.active_seats():
-        if p.seat == besides or p.is_set:
-            continue
-        out.append((p, _unset_confidence(p)))
-    return out
+
+    trigger: ClassVar[EventKind]
+
+    def __init__(self, ctx: CheckContext) -> None:
+        super().__init__(ctx)
+        self._waits: dict[int, list[_Wait]] = {}
+
+    # what each check says
+    def finding_seat(self, event: Event) -> int | None:
+        return None
+
+    def finding_key(self, event: Event) -> str:
+        return "table"
+
+    def texts(self, event: Event, unset: str) -> tuple[str, str]:
+        raise NotImplementedError
+
+    # the judgement
+    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
+        if event.kind is not self.trigger:
+            return []
+        besides = self.finding_seat(event) if self.trigger is EventKind.IVERIFY_SEAT else None
+        clear: list[tuple[PositionState, float]] = []
+        doubtful: dict[str, str] = {}
+        for p in rnd.active_seats():
+            if p.seat == besides or p.is_set:
+                continue
+            # What was known at the event: a hiding or a pending change that began after it is news.
+            if p.hidden_since is not None and p.hidden_since <= event.t:
+                doubtful[p.name] = "hidden"
+            elif p.pending_since is not None and p.pending_since <= event.t:
+                doubtful[p.name] = "cards moving"
+            elif p.status == "empty":
+                doubtful[p.name] = "no cards seen at the seat"
+            else:
+                clear.append((p, 1.0 if p.status == "dealt" else 0.9))
+        if clear:
+            words = [_describe(p) for p, _ in clear] + [f"seat {n[4:]}: {why}" for n, why in doubtful.items()]
+            return self._report(rnd, event, "; ".join(words), max(c for _, c in clear))
+        if doubtful:
+            self._waits.setdefault(rnd.number, []).append(_Wait(event, doubtful))
+        return []
+
+    def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
+        if rnd is None:
+            return []
+        out: list[Finding] = []
+        grace = self.ctx.config.unset_grace_s
+        waits = self._waits.get(rnd.number, [])
+        for w in list(waits):
+            breach: tuple[str, float] | None = None
+            for name in list(w.doubtful):
+                p = rnd.positions[name]
+                if p.set_event is not None:
+                    if p.set_event.t <= max(w.event.t, p.visible_since) + grace:
+                        del w.doubtful[name]  # set in time: the doubt resolves as compliant
+                    else:
+                        breach = (f"seat {p.seat}: {w.doubtful[name]}, first seen set at "
+                                  f"t={p.set_event.t:.2f}s (frame {p.set_event.frame})", 0.6)
+                elif not p.hidden and p.pending_since is None and p.status in ("dealt", "partial"):
+                    breach = (f"seat {p.seat}: {w.doubtful[name]} then, seen unset at t={state.t:.2f}s "
+                              f"(frame {state.frame})", 0.9)
+                if breach is not None:
+                    break
+            if breach is not None:
+                waits.remove(w)
+                out += self._report(rnd, w.event, breach[0], breach[1])
+            elif not w.doubtful:
+                waits.remove(w)
+        return out
+
+    def on_close(self, rnd: RoundState) -> list[Finding]:
+        out: list[Finding] = []
+        for w in self._waits.pop(rnd.number, []):
+            never = [rnd.positions[n] for n in w.doubtful if rnd.positions[n].set_event is None]
+            if never and (rnd.ended or rnd.last_state is None or rnd.last_state.t - w.event.t >
+                          self.ctx.config.unset_grace_s):
+                words = "; ".join(f"seat {p.seat}: {w.doubtful[p.name]}, never seen set" for p in never)
+                conf = 0.5 if all(w.doubtful[p.name] == "hidden" for p in never) else 0.6
+                out += self._report(rnd, w.event, words, conf)
+        return out
+
+    def _report(self, rnd: RoundState, event: Event, unset: str, confidence: float) -> list[Finding]:
+        if not self.once(rnd, self.finding_key(event)):
+            return []
+        expected, observed = self.texts(event, unset)
+        return [
+            self.finding(
+                rnd,
+                seat=self.finding_seat(event),
+                t=event.t,
+                frame=event.frame,
+                expected=expected,
+                observed=observed,
+                confidence=confidence,
+            )
+        ]
 
 
-def describe_unset(items: list[tuple[PositionState, float]]) -> str:
-    parts = []
-    for p, _ in items:
-        what = "hidden" if p.hidden else {
-            "dealt": f"{len(p.dealt)} cards unset in the deal spot",
-            "partial": f"half set (high {len(p.high)}, low {len(p.low)})",
-            "empty": "no cards seen at the seat",
-            "set": "set",
-        }[p.status]
-        parts.append(f"seat {p.seat}: {what}")
-    return "; ".join(parts)
+def _describe(p: PositionState) -> str:
+    what = {
+        "dealt": f"{len(p.dealt)} cards unset in the deal spot",
+        "partial": f"half set (high {len(p.high)}, low {len(p.low)})",
+        "empty": "no cards seen at the seat",
+        "set": "set",
+    }[p.status]
+    return f"seat {p.seat}: {what}"
 
 
 def setting_of(high: Sequence[str], low: Sequence[str]) -> Setting | None:

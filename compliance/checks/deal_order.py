@@ -84,7 +84,7 @@ class DealOrder(Check):
         skipped = [
             p
             for p in expected[:latest]
-            if p not in dealt and not rnd.positions[p].hidden and not rnd.positions[p].pending
+            if p not in dealt and not rnd.positions[p].hidden and rnd.positions[p].pending_since is None
         ]
         if skipped:
             breach = f"{' '.join(skipped)} passed over"

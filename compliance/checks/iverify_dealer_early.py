@@ -2,36 +2,24 @@
 
 Seed 000 rule 5.a.ii (seed 003, WA requirement ii): the dealer's house way must not be revealed on
 the display until every player has set, or had his hand set by the house way (an i-Verify set is
-a set: it shows as SEAT_SET like any other). Trigger: an IVERIFY_DEALER event while any active seat
-is not set. One finding per round, seat None (the whole table); confidence as IVERIFY-SEAT-EARLY.
+a set: it shows as SEAT_SET like any other). Trigger: an IVERIFY_DEALER event while an active seat
+is not set (judged as ``UnsetSeatsCheck`` says). One finding per round, seat None.
 """
 
 from __future__ import annotations
 
-from compliance.checks._base import Check, describe_unset, unset_active_seats
-from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import RoundState
+from compliance.checks._base import UnsetSeatsCheck
+from compliance.events import CheckId, Event, EventKind
 
 __all__ = ["IVerifyDealerEarly"]
 
 
-class IVerifyDealerEarly(Check):
+class IVerifyDealerEarly(UnsetSeatsCheck):
     check_id = CheckId.IVERIFY_DEALER_EARLY
+    trigger = EventKind.IVERIFY_DEALER
 
-    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
-        if event.kind is not EventKind.IVERIFY_DEALER:
-            return []
-        unset = unset_active_seats(rnd)
-        if not unset or not self.once(rnd, "dealer"):
-            return []
-        return [
-            self.finding(
-                rnd,
-                seat=None,
-                t=event.t,
-                frame=event.frame,
-                expected="every active seat set before i-Verify shows the dealer's house way",
-                observed=f"i-Verify showed the dealer's house way while {describe_unset(unset)}",
-                confidence=max(c for _, c in unset),
-            )
-        ]
+    def texts(self, event: Event, unset: str) -> tuple[str, str]:
+        return (
+            "every active seat set before i-Verify shows the dealer's house way",
+            f"i-Verify showed the dealer's house way while {unset}",
+        )
