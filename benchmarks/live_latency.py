@@ -4,9 +4,11 @@ Runs ``compliance.live.run_live`` (the code of ``paigow-monitor live``) and, for
 two figures:
 
 - latency (the target, 1 s): wall time from the arrival of the frame that shows the breach
-  (``alert.frame_arrived_at``) to the end of the alert's durable write (evidence picture written,
-  record fsync'ed). It includes the monitor's confirmation (a change counts once it has lasted its
-  debounce time; heartbeats keep the monitor's clock running between changes);
+  (``alert.frame_arrived_at``: on a real-time feed, the feed's wall-clock offset plus the frame's
+  footage time, the offset being the smallest seen between a state's arrival and its time) to the
+  end of the alert's durable write (evidence picture written, record fsync'ed). It includes the
+  monitor's confirmation (a change counts once it has lasted its debounce time; heartbeats keep the
+  monitor's clock running between changes);
 - of which confirmation: footage time from the breach frame (``alert.t``) to the (heartbeat) frame at
   which the monitor raised it (``alert.detected_t``).
 
@@ -14,9 +16,11 @@ Modes:
 - ``states``: a ground-truth ``.states.jsonl`` replayed at the pace of its timestamps (a live feed
   with a perfect camera): the compliance side alone.
 - ``vision``: a video through ``vision.pipeline.watch`` (when it exists). The pipeline yields a
-  frame's result after detecting it, so "arrival" there is the result's arrival and detection time
-  is not in the figure; the pipeline's own speed (footage s per wall s) is printed beside it: below
-  1.0 the live feed falls behind and latency grows without bound.
+  frame's result after detecting it; the video file is read as fast as the pipeline goes, not at
+  camera pace, so "arrival" there is the result's arrival and the pipeline's own time is not in the
+  figure. The pipeline's speed (footage s per wall s) is printed beside it: below 1.0 a live feed
+  falls behind and latency grows without bound. (On a camera, ``live`` dates frames by the feed's
+  clock, so its latency does include the pipeline.)
 
 Footage: the first clip of ``sample_footage/`` with a states file (or ``--clip``); where there is
 none, a synthetic clip of the test fixtures' rounds, and the output says so.

@@ -67,7 +67,9 @@ class Alert(BaseModel):
     confidence: float = 1.0
     evidence: str | None = None  # evidence picture, relative to the alerts file / report folder
     raised_at: float = 0.0  # wall clock (Unix seconds) when raised: for latency only, never for checks
-    frame_arrived_at: float | None = None  # wall clock when the frame showing the breach arrived (latency)
+    # wall clock when the frame showing the breach arrived (on a real-time feed: the feed's clock offset
+    # plus the frame's t); for latency figures only
+    frame_arrived_at: float | None = None
 
 
 def timecode(t: float) -> str:

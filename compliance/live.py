@@ -271,6 +271,7 @@ class StreamProcessor:
         on_alert: Callable[[Alert], None] | None = None,
         keep_states: int = 4096,
         keep_images: int = 16,
+        realtime_source: bool = False,
     ) -> None:
         self.layout = layout
         self.monitor = monitor
@@ -293,6 +294,12 @@ class StreamProcessor:
         self._keep_images = keep_images
         self._seen: set[str] = set()
         self._past_rounds: list[RoundRecord] = []
+        # A real-time source (camera, stream, paced replay): footage time runs with the wall clock, so
+        # a frame's capture time is (wall - footage) offset + its t; the smallest offset seen is the
+        # one least delayed by processing. It dates the breach frame even when the pipeline yields
+        # its state only once it has settled.
+        self._realtime = realtime_source
+        self._offset = float("inf")
         self._base_name = source_name
         self.segment = 1
 
@@ -312,6 +319,7 @@ class StreamProcessor:
         self._arrived.clear()
         self._images.clear()
         self._last_t = float("-inf")
+        self._offset = float("inf")
         self.last = None
         return out
 
@@ -327,6 +335,7 @@ class StreamProcessor:
         self._states.append(st)
         self._frames_seen.append(st.frame)
         self._arrived.append(frame.arrived)
+        self._offset = min(self._offset, frame.arrived - st.t)
         if frame.image is not None:
             self._images[st.frame] = frame.image
             while len(self._images) > self._keep_images:
@@ -362,6 +371,11 @@ class StreamProcessor:
             return None
         return max(0, bisect.bisect_right(list(self._frames_seen), frame) - 1)
 
+    def _breach_arrival(self, f: Finding, i: int | None) -> float | None:
+        if self._realtime and self._offset != float("inf"):
+            return self._offset + f.t
+        return None if i is None else self._arrived[i]
+
     def _state_at(self, frame: int) -> TableState | None:
         i = self._index_at(frame)
         return None if i is None else self._states[i]
@@ -383,7 +397,7 @@ class StreamProcessor:
             source=self.source_name,
             detected_t=t,
             detected_frame=frame,
-            frame_arrived_at=None if i is None else self._arrived[i],
+            frame_arrived_at=self._breach_arrival(f, i),
         )
         if alert.alert_id in self._seen:  # the same finding raised twice: one alert
             return None
@@ -597,6 +611,8 @@ def run_live(
     ev_dir = evidence_dir or alerts_path.parent / (alerts_path.stem + "-evidence")
     # a video SOURCE gives the evidence pictures with --states, and any the frame cache no longer holds
     video = Path(source) if Path(source).suffix.lower() in _VIDEO_SUFFIXES else None
+    live_source = states is None and (source.isdigit() or "://" in source)
+    realtime_source = live_source or (realtime and states is not None)
     proc = StreamProcessor(
         layout,
         (monitor_factory or default_monitor)(layout),
@@ -606,6 +622,7 @@ def run_live(
         writer=writer,
         video=video,
         on_alert=shown,
+        realtime_source=realtime_source,
     )
     interrupted = False
     skipped = 0
@@ -624,8 +641,7 @@ def run_live(
             live.start()
         last_draw = 0.0
         frames = stream_frames(source, layout, states=states, realtime=realtime, speed=speed)
-        live_source = states is None and (source.isdigit() or "://" in source)
-        if heartbeat and ((realtime and states is not None) or live_source):
+        if heartbeat and realtime_source:
             # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
             frames = with_heartbeats(frames, every=heartbeat, lag=0.3 if live_source else 0.02, speed=speed)
         for fr in frames:
