@@ -91,6 +91,7 @@ def discover(
     """The clips named by files and folders (folders searched recursively, the output folder excluded)."""
     found: dict[tuple[Path, str], dict[str, Path]] = {}
     explicit_missing: list[Path] = []
+    unusable: list[Path] = []
     out_r = out.resolve() if out is not None else None
 
     def add(f: Path) -> None:
@@ -107,8 +108,10 @@ def discover(
                     f.suffix.lower() in VIDEO_SUFFIXES or (states and f.name.endswith(STATES_SUFFIX))
                 ):
                     add(f)
-        elif p.is_file():
+        elif p.is_file() and (p.suffix.lower() in VIDEO_SUFFIXES or p.name.endswith(STATES_SUFFIX)):
             add(p)
+        elif p.is_file():
+            unusable.append(p)
         else:
             explicit_missing.append(p)
     jobs: list[ClipJob] = []
@@ -141,6 +144,15 @@ def discover(
                 states=str(st) if st else None,
                 layout=str(layout) if layout else None,
                 problem=problem,
+            )
+        )
+    for p in unusable:
+        jobs.append(
+            ClipJob(
+                clip=p.name,
+                mode="states" if states else "vision",
+                video=str(p),
+                problem=f"{p}: not a video ({', '.join(VIDEO_SUFFIXES)}) nor a {STATES_SUFFIX} file",
             )
         )
     for p in explicit_missing:

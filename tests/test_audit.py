@@ -235,3 +235,18 @@ def test_ctrl_c_keeps_finished_clips_and_writes_the_summary(tmp_path: Path, fake
     assert [r["clip"] for r in _rows(out / "summary.csv")] == ["c1"]
     res = audit_mod.run_audit([src], out, states=True, progress=False)
     assert not res.interrupted and res.skipped == 1 and res.audited == 1
+
+
+def test_a_file_that_is_no_footage_is_a_failed_clip_naming_it(tmp_path: Path, fake_engine: None) -> None:
+    src = tmp_path / "footage"
+    make_clip(src, "c", truth=True)
+    res = audit_mod.run_audit(
+        [src / "c.truth.json", src / "c.states.jsonl", tmp_path / "nope.mp4"],
+        tmp_path / "o",
+        states=True,
+        progress=False,
+    )
+    reps = {r.clip: r for r in load_clip_reports(tmp_path / "o")[0]}
+    assert reps["c"].status == "ok"
+    assert "not a video" in reps["c.truth.json"].error and "no such file" in reps["nope.mp4"].error
+    assert sorted(res.failed) == ["c.truth.json", "nope.mp4"]
