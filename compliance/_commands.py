@@ -89,7 +89,12 @@ def live(
         )
     except (StreamError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
+        typer.echo(f"(alerts recorded before it stay in {alerts})", err=True)
         raise typer.Exit(2) from e
+    except Exception as e:  # the camera pipeline or the engine failed: say where, keep what is recorded
+        typer.echo(f"error: {source}: {type(e).__name__}: {e}", err=True)
+        typer.echo(f"(alerts recorded before it stay in {alerts})", err=True)
+        raise typer.Exit(1) from e
     lat = f"; worst latency {s.max_latency_s * 1000:.1f} ms" if s.max_latency_s is not None else ""
     hook = f"; webhook delivered {s.webhook_delivered}, failed {s.webhook_failed}" if webhook else ""
     console.print(

@@ -585,6 +585,11 @@ def run_live(
         if on_written is not None:
             on_written(a, at)
 
+    import cv2  # noqa: F401  (loaded now, not when the first alert is being drawn)
+
+    factory = monitor_factory or default_monitor
+    monitor = factory(layout)  # a missing engine is an error before anything is opened
+    warm_up(layout, factory)
     writer = AlertWriter(alerts_path, on_written=written)
     sender = (
         WebhookSender(webhook, alerts_path.with_name(alerts_path.stem + ".deadletter.jsonl"))
@@ -604,10 +609,6 @@ def run_live(
             f" [dim]({a.evidence or 'no picture'})[/]"
         )
 
-    import cv2  # noqa: F401  (loaded now, not when the first alert is being drawn)
-
-    warm_up(layout, monitor_factory or default_monitor)
-
     ev_dir = evidence_dir or alerts_path.parent / (alerts_path.stem + "-evidence")
     # a video SOURCE gives the evidence pictures with --states, and any the frame cache no longer holds
     video = Path(source) if Path(source).suffix.lower() in _VIDEO_SUFFIXES else None
@@ -615,7 +616,7 @@ def run_live(
     realtime_source = live_source or (realtime and states is not None)
     proc = StreamProcessor(
         layout,
-        (monitor_factory or default_monitor)(layout),
+        monitor,
         source_name=Path(source).name or source,
         evidence_dir=ev_dir,
         evidence_base=alerts_path.parent,
@@ -652,7 +653,7 @@ def run_live(
                 and states is None
             ):
                 console.print(f"[dim]{source}: a new clip starts (time went back to {fr.state.t:.3f} s)[/]")
-                proc.restart((monitor_factory or default_monitor)(layout))
+                proc.restart(factory(layout))
             try:
                 proc.feed(fr)
             except ValueError as e:  # a state the monitor cannot take: named and skipped, the watch goes on

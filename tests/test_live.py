@@ -386,3 +386,25 @@ def test_heartbeat_stream_passes_the_source_error_on() -> None:
     assert next(frames).state.frame == s[1].frame
     with pytest.raises(StreamError, match=r"x\.states\.jsonl:3"):
         list(frames)
+
+
+def test_pipeline_failure_mid_stream_is_named_and_keeps_the_alerts(
+    tmp_path: Path, fake_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_layout(tmp_path / "layout.yaml")
+
+    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+        for st in clip_states(pattern=(True,))[:4]:
+            yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
+        raise RuntimeError("camera 0: stream lost after 8 reconnect tries")
+
+    mod = ModuleType("vision.pipeline")
+    mod.watch = watch  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.pipeline", mod)
+    alerts = tmp_path / "alerts.jsonl"
+    r = runner.invoke(
+        app, ["live", "0", "--layout", str(tmp_path / "layout.yaml"), "--alerts", str(alerts), "--no-view"]
+    )
+    assert r.exit_code == 1
+    assert "error: 0: RuntimeError: camera 0: stream lost" in r.output
+    assert len(read_alerts(alerts)) == 1
