@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from compliance.checks import Check, CheckContext, build_checks
 from compliance.events import CheckId, Event, EventKind, Finding, HandRecord, RoundRecord
 from compliance.rounds import MonitorConfig, MonitorInputError, PositionState, RoundState, RoundTracker
+from rules.cards import parse_cards
 from rules.houseway import HouseWay, load_house_way
 from vision.layout import TableLayout
 from vision.state import BACK, TableState
@@ -41,6 +42,13 @@ def _default_house_way(layout: TableLayout) -> HouseWay:
     return load_house_way(DEFAULT_HOUSE_WAYS[layout.game])
 
 
+def _warm_up(house_way: HouseWay, layout: TableLayout) -> None:
+    """Set one hand now, so the first dealer setting of a live session is not slowed by the house
+    way's first call (the shipped ones compile their kernel then: most of a second)."""
+    cards = parse_cards("As Kd 9c 7h 5s 3d 2c" if layout.game == "seven-card" else "As Kd 9c 7h 5s 3d")
+    house_way.set(cards)
+
+
 class Monitor:
     """Watches one table: ``feed`` each state in time order, ``finish`` at the end of the footage.
 
@@ -60,6 +68,7 @@ class Monitor:
         self.layout = layout
         self.config = config or MonitorConfig()
         hw = house_way if house_way is not None else _default_house_way(layout)
+        _warm_up(hw, layout)
         self._checks: list[Check] = build_checks(CheckContext(layout, self.config, hw), self.config.checks)
         self._tracker = RoundTracker(layout, self.config, sink=self._on_event)
         self._findings: dict[int, list[Finding]] = {}

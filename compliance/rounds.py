@@ -8,17 +8,22 @@ exposes his cards, sets them, turns each active hand face up to settle, and coll
 
 What the tracker does with the stream:
 
-* **Debounce.** Every zone (a seat's chips / dealt / high / low, the dealer's hand / high / low, the
-  i-Verify display, the LCD) is tracked on its own. A new content becomes *accepted* once it has
-  lasted ``MonitorConfig.debounce_s`` seconds of footage: either a later state still shows it that
-  long after it first appeared, or the next different content arrives that long after it (states
-  may come at frame rate or only at changes). A flicker shorter than that never becomes an event.
-  Accepted changes are applied in the order they were first seen, and every event carries the
-  time and frame of the first state that showed it (the evidence frame).
+* **Debounce.** Each of these is tracked on its own: a seat's chips; a position's cards (its
+  dealt / high / low areas together, the dealer's hand / high / low together, so a card moving
+  between two areas is one change); the i-Verify display; the LCD. A new content becomes
+  *accepted* once it has lasted ``MonitorConfig.debounce_s`` seconds of footage: either a later
+  state still shows it that long after it first appeared, or the next different content arrives
+  that long after it with the zone seen in every state between (states may come at frame rate or
+  only at changes). A flicker shorter than that never becomes an event. Accepted changes are
+  applied in the order they were first seen, and every event carries the time and frame of the
+  first state that showed it (the evidence frame).
 * **Occlusion and missed frames.** A zone named in ``TableState.occluded`` (``"seat3.high"``, or a
   whole position ``"seat3"`` / ``"dealer"``; ``"iverify"``, ``"lcd"``), a seat missing from the
   state, an i-Verify display with ``visible=False`` and an LCD reading ``None`` are *unknown*, not
-  empty: the zone keeps its accepted content. Missed or late frames only delay acceptance.
+  empty: the zone keeps its accepted content, and a content glimpsed just before it was hidden
+  must be seen again for the debounce time afterwards. Each position records whether it is hidden
+  (and since when) and whether a change is still being debounced, so checks can tell "not set"
+  from "not seen". Missed or late frames only delay acceptance.
 * **No invented events.** Every event below needs an accepted change that shows it. A seat whose
   set was never seen has no SEAT_SET; checks that depend on it lower their confidence (see each
   check).
