@@ -178,4 +178,4 @@ def test_config_is_validated() -> None:
     with pytest.raises(ValidationError, match="stable_frames"):
         PipelineConfig(stable_frames=0)
     assert json.loads(PipelineConfig().model_dump_json())["analyse_fps"] == 12.5
-    assert np.isfinite(CFG.occlusion_fraction)
+    assert np.isfinite(CFG.zone_occlusion_fraction)

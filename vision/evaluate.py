@@ -247,7 +247,12 @@ def score_states(
         if ps is not None:
             score.lcd_ok += ts.lcd == ps.lcd
             tv, pv = ts.iverify, ps.iverify
-            score.iverify_ok += (tv.visible, tv.mode, tv.seat) == (pv.visible, pv.mode, pv.seat)
+            # under a cover the display's content cannot be seen: only "not visible" is scored then
+            score.iverify_ok += (
+                (tv.visible, tv.mode, tv.seat) == (pv.visible, pv.mode, pv.seat)
+                if tv.visible
+                else not pv.visible
+            )
             for s in ts.seats:
                 score.chips_total += 1
                 with contextlib.suppress(KeyError):

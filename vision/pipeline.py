@@ -5,20 +5,22 @@ display, the LCD, each bet circle):
 
 1. **Change test.** The region is rectified to a small crop (its longest side ``small_px``
    pixels; a few microseconds) and compared with the crop taken when it last settled: the share of
-   pixels that differ by more than ``diff_level`` levels in some colour channel. Below
-   ``change_fraction``, nothing
-   changed and nothing runs.
-2. **Occlusion test.** The region is *occluded* when the changed pixels with skin or sleeve colours
-   cover ``occlusion_fraction`` of it, or when a changed blob of ``edge_blob_fraction`` of it reaches in
-   from the crop's edge (an arm of any colour comes from outside; a card lies inside). An occluded
-   region keeps its last known content, gets no reading, and its zones are listed in ``occluded``.
-   (A blob from the edge that lies still for ``edge_read_after_s`` is read: a towel over the i-Verify
-   display, which then reads as not visible; skin-coloured occluders are never read through.)
-3. **Settle, then read.** A changed, unoccluded region is read once it has been still (frame-to-frame
+   pixels of each zone that differ by more than ``diff_level`` levels in some colour channel. Below
+   ``change_fraction``, nothing changed and nothing runs.
+2. **Occlusion test, zone by zone.** Occluders are the changed blobs with skin or sleeve colours of
+   ``skin_blob_fraction`` of the crop (a hand; not a court card's face), and the changed blobs of
+   ``edge_blob_fraction`` that reach in from the crop's edge (an arm of any colour comes from outside;
+   a card lies inside). A zone they cover by ``zone_occlusion_fraction`` is *occluded*: it keeps its
+   last known content, gets no reading, and is listed in ``occluded``; the region's other zones are
+   still read (the dealer's hand over one seat's high hand does not hide its low hand).
+   (A blob from the edge that lies still for ``edge_read_after_s`` is read through: a card pushed half
+   out of its area. On the i-Verify display a cover is told by the panel's colour, and counts as "not
+   visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.)
+3. **Settle, then read.** A changed, unoccluded zone is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
    upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
    (LCD digit, i-Verify header and visibility, chips). A reading that differs from the previous one
-   is confirmed by ``confirm_reads`` agreeing reads before the region counts as settled.
+   is confirmed by ``confirm_reads`` agreeing reads before the zone counts as settled.
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -68,9 +70,10 @@ class PipelineConfig(BaseModel):
     stable_frames: int = Field(2, ge=1, description="still analysed frames before a changed region is read")
     confirm_reads: int = Field(2, ge=1, description="agreeing reads that settle a new reading")
     force_after_s: float = Field(3.0, gt=0, description="read a changed, unoccluded region after this anyway")
-    occlusion_fraction: float = Field(0.12, gt=0, le=1, description="occluder share that hides a region")
+    zone_occlusion_fraction: float = Field(0.05, gt=0, le=1, description="occluder share that hides a zone")
+    skin_blob_fraction: float = Field(0.03, gt=0, le=1, description="skin blobs this big (of a crop) occlude")
     edge_blob_fraction: float = Field(
-        0.06,
+        0.03,
         gt=0,
         le=1,
         description="a changed blob this big reaching in from the crop's edge hides a region",
@@ -87,6 +90,7 @@ class PipelineConfig(BaseModel):
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
     chips_fraction: float = Field(0.2, gt=0, lt=1)
+    iverify_cover_s: float = Field(1.0, ge=0, description="a cover over the i-Verify display counts after")
     iverify_visible_fraction: float = Field(0.5, gt=0, lt=1)
     header_min_score: float = Field(0.5, gt=-1, lt=1)
 
@@ -120,21 +124,36 @@ class _LazyDetector:
         return self._det.detect(image)
 
 
+_UNSET: Any = object()
+
+
+@dataclass
+class _ZoneWatch:
+    """Change/settle bookkeeping of one zone of a region (a mask on the region's small crop)."""
+
+    name: str  # the zone, as listed in ``occluded``
+    key: str  # the tracker key its reading goes to
+    mask: np.ndarray  # bool, on the small crop (the zone, a little widened)
+    area: int
+    fresh: bool = True  # never read yet
+    still: int = 0
+    changed_since: float | None = None
+    occluded: bool = False
+    last: Any = _UNSET
+    agree: int = 0
+    settled_value: Any = _UNSET
+    ref: np.ndarray | None = None  # the small crop when this zone last settled (its own: zones overlap)
+
+
 @dataclass
 class _Watch:
     """Change/settle bookkeeping of one region."""
 
     region: Region
     scale: float
-    mask_small: np.ndarray
-    settled: np.ndarray | None = None
+    zones: list[_ZoneWatch]
+    settled: np.ndarray | None = None  # small crop as last read, zone by zone
     prev: np.ndarray | None = None
-    still: int = 0
-    changed_since: float | None = None
-    occluded: bool = False
-    last_reading: Any = None
-    settled_reading: Any = None
-    agree: int = 0
     zone_names: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -143,17 +162,30 @@ def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.absdiff(a, b).max(axis=2))
 
 
-def _enters_from_edge(changed: np.ndarray, min_fraction: float) -> bool:
-    """Whether a changed blob of at least ``min_fraction`` of the crop touches the crop's edge: something
+def _edge_blobs(changed: np.ndarray, min_fraction: float) -> np.ndarray:
+    """The changed blobs of at least ``min_fraction`` of the crop that touch the crop's edge: something
     reaching in from outside (an arm, a sleeve of any colour), not a card lying inside the region."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
     h, w = changed.shape
-    total = h * w
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if area >= min_fraction * total and (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
-            return True
-    return False
+    keep = [
+        i
+        for i in range(1, n)
+        if stats[i, cv2.CC_STAT_AREA] >= min_fraction * h * w
+        and (
+            stats[i, cv2.CC_STAT_LEFT] == 0
+            or stats[i, cv2.CC_STAT_TOP] == 0
+            or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w
+            or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h
+        )
+    ]
+    return np.isin(labels, keep) if keep else np.zeros_like(changed)
+
+
+def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
+    """The blobs of a mask that cover at least ``min_fraction`` of it (a hand, not a court card's face)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_fraction * mask.size]
+    return np.isin(labels, keep) if keep else np.zeros_like(mask)
 
 
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
@@ -176,7 +208,7 @@ class TablePipeline:
         for r in self.regions:
             s = min(1.0, self.cfg.small_px / max(r.size))
             names = tuple(z.name for z in r.zones)
-            self._watch.append(_Watch(r, s, r.zone_mask(s) > 0, zone_names=names))
+            self._watch.append(_Watch(r, s, self._zone_watches(r, s), zone_names=names))
         self.tracker = TableTracker(layout, self.cfg.hold_frames, self.cfg.hold_s)
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
@@ -199,11 +231,8 @@ class TablePipeline:
         readings: dict[str, Hashable] = {}
         occluded: set[str] = set()
         for w in self._watch:
-            reading = self._step(w, image, t)
-            if w.occluded:
-                occluded.update(self._occluded_names(w))
-            if reading is not None:
-                readings.update(reading)
+            readings.update(self._step(w, image, t))
+            occluded.update(z.name for z in w.zones if z.occluded)
         readings["occluded"] = frozenset(occluded)
         if self._t0 is None:
             self._t0 = t
@@ -212,68 +241,102 @@ class TablePipeline:
             return state
         # warm-up: no state until every region has been read once (or force_after_s passed)
         self.tracker.update(readings, frame, t)
-        ready = all(w.settled is not None for w in self._watch) and not self.tracker.pending()
+        ready = all(not z.fresh for w in self._watch for z in w.zones) and not self.tracker.pending()
         if ready or t - self._t0 >= self.cfg.force_after_s:
             self._warm = True
             return self.tracker.state(frame, t)
         return None
 
-    def _occluded_names(self, w: _Watch) -> tuple[str, ...]:
-        r = w.region
-        if r.kind == "bet":
-            return (r.name,)
-        return w.zone_names
+    def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
+        w, h = r.size
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        grow = max(1, round(0.5 * self.cfg.crop_margin_mm * r.px_per_mm * scale))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+        out = []
+        for z in r.zones:
+            m: np.ndarray = np.zeros((size[1], size[0]), np.uint8)
+            pts = r.table_to_crop_pts(z.table_poly) * np.array([size[0] / w, size[1] / h])
+            cv2.fillPoly(m, [np.round(pts).astype(np.int32)], 255)
+            if r.kind == "cards":
+                m = cv2.dilate(m, kernel)
+            key = z.name.replace(".bet", ".chips") if r.kind == "bet" else z.name
+            mask = m > 0
+            out.append(_ZoneWatch(z.name, key, mask, max(1, int(mask.sum()))))
+        return out
 
-    def _step(self, w: _Watch, image: np.ndarray, t: float) -> Any:
+    def _step(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable]:
+        """One region on one frame: the readings of its zones that settled on a new value."""
         cfg = self.cfg
         small = w.region.rectify(image, w.scale)
-        grey = small  # colour, compared channel by channel (a red back on green felt has the felt's grey)
-        motion = 1.0 if w.prev is None else float((_diff(grey, w.prev) > cfg.diff_level).mean())
-        w.prev = grey
-        w.still = w.still + 1 if motion <= cfg.motion_fraction else 0
-        if w.settled is None:
-            changed_px = np.ones(grey.shape[:2], bool)
-        else:
-            changed_px = _diff(grey, w.settled) > cfg.diff_level
-        if float(changed_px.mean()) <= cfg.change_fraction:
-            w.occluded = False
-            w.changed_since = None
-            return None
-        if w.changed_since is None:
-            w.changed_since = t
-        occ = self._occluder(small) & changed_px
-        by_colour = float(occ.mean()) >= cfg.occlusion_fraction
-        # (not on the i-Verify display: its own picture changes from edge to edge; a cover there is told
-        # by the panel's colour, see _read)
-        edge = (
-            w.settled is not None
-            and w.region.kind != "iverify"
-            and _enters_from_edge(changed_px, cfg.edge_blob_fraction)
+        motion_px = (
+            np.ones(small.shape[:2], bool) if w.prev is None else _diff(small, w.prev) > cfg.diff_level
         )
-        w.occluded = by_colour or edge
-        if by_colour:
-            return None
-        # something of any colour reaching in from the edge: an arm passing, unless it lies still for long
-        # (a towel over the i-Verify display, a card pushed half out of its area): then read what is there
-        if edge and not (w.still >= cfg.stable_frames and t - w.changed_since >= cfg.edge_read_after_s):
-            return None
-        if w.still < cfg.stable_frames and t - w.changed_since < cfg.force_after_s:
-            return None
-        reading = self._read(w, image, t)
-        if reading is None:  # the reader saw a cover that has not lain long enough to count
-            w.occluded = True
-            return None
-        if reading == w.last_reading:
-            w.agree += 1
-        else:
-            w.last_reading, w.agree = reading, 1
-        # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
-        if w.agree >= cfg.confirm_reads or (reading == w.settled_reading and w.settled is not None):
-            w.settled, w.settled_reading = grey, reading
-            w.changed_since = None
-            w.agree = 0
-            return reading
-        return None
+        w.prev = small
+        if w.settled is None:
+            w.settled = small
+        changed_px = np.zeros(small.shape[:2], bool)
+        for z in w.zones:
+            if z.ref is None:
+                z.ref = small
+            changed_px |= (_diff(small, z.ref) > cfg.diff_level) & z.mask
+        # occluders: big skin-coloured blobs, and (not on the i-Verify display, whose own picture changes
+        # from edge to edge) big changed blobs reaching in from the crop's edge: an arm of any colour
+        # (chips may have any colour, skin's too: a bet circle is occluded only by what reaches in)
+        skin = (
+            np.zeros_like(changed_px)
+            if w.region.kind == "bet"
+            else _big_blobs(self._occluder(small) & changed_px, cfg.skin_blob_fraction)
+        )
+        edge = (
+            np.zeros_like(changed_px)
+            if w.region.kind == "iverify"
+            else _edge_blobs(changed_px, cfg.edge_blob_fraction)
+        )
+        todo: list[_ZoneWatch] = []
+        for z in w.zones:
+            assert z.ref is not None
+            zone_changed = (_diff(small, z.ref) > cfg.diff_level) & z.mask
+            changed = 1.0 if z.fresh else float(zone_changed.sum()) / z.area
+            if changed <= cfg.change_fraction:
+                z.occluded, z.changed_since, z.still = False, None, z.still + 1
+                continue
+            moving = float((motion_px & z.mask).sum()) / z.area
+            z.still = z.still + 1 if moving <= cfg.motion_fraction else 0
+            if z.changed_since is None:
+                z.changed_since = t
+            by_skin = float((skin & z.mask).sum()) / z.area >= cfg.zone_occlusion_fraction
+            by_edge = float((edge & z.mask).sum()) / z.area >= cfg.zone_occlusion_fraction
+            z.occluded = by_skin or by_edge
+            if by_skin:
+                continue
+            # an edge blob that lies still for long is no passing arm (a card pushed half out): read it
+            if by_edge and not (
+                z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
+            ):
+                continue
+            if z.still < cfg.stable_frames and t - z.changed_since < cfg.force_after_s:
+                continue
+            todo.append(z)
+        if not todo:
+            return {}
+        values = self._read(w, image, t)
+        if values is None:  # the reader saw a cover that has not lain long enough to count
+            for z in todo:
+                z.occluded = True
+            return {}
+        out: dict[str, Hashable] = {}
+        for z in todo:
+            v = values[z.key]
+            if v == z.last:
+                z.agree += 1
+            else:
+                z.last, z.agree = v, 1
+            # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
+            if z.agree >= cfg.confirm_reads or v == z.settled_value:
+                z.ref = small
+                z.settled_value, z.changed_since, z.agree, z.fresh = v, None, 0, False
+                out[z.key] = v
+        return out
 
     def _occluder(self, bgr: np.ndarray) -> np.ndarray:
         m = _skin_mask(bgr) if self.cfg.skin else np.zeros(bgr.shape[:2], bool)
@@ -324,8 +387,8 @@ class TablePipeline:
         # i-Verify
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
         if not visible:
-            assert w.changed_since is not None
-            if t - w.changed_since < self.cfg.edge_read_after_s:
+            since = w.zones[0].changed_since
+            if since is not None and t - since < self.cfg.iverify_cover_s:
                 return None  # an arm passing over the panel, until it has lain there for long
             prev = self.tracker.value("iverify")
             assert isinstance(prev, IVerifyReading)
