@@ -78,7 +78,7 @@ class Monitor:
     def feed(self, state: TableState) -> Update:
         self._new = []
         events = self._tracker.feed(state)
-        rnd = self._tracker.current
+        rnd = self._open_round()
         for check in self._checks:
             self._record(rnd, check.on_state(state, rnd))
         return self._update(events)
@@ -86,7 +86,7 @@ class Monitor:
     def finish(self) -> Update:
         """End of footage: the open round closes without a ROUND_END (none was seen)."""
         self._new = []
-        open_round = self._tracker.current
+        open_round = self._open_round()
         events = self._tracker.finish()
         if open_round is not None and not open_round.ended:
             for check in self._checks:
@@ -96,11 +96,17 @@ class Monitor:
     @property
     def rounds(self) -> list[RoundRecord]:
         out = [self._record_of(r) for r in self._tracker.closed]
-        if self._tracker.current is not None:
-            out.append(self._record_of(self._tracker.current))
+        rnd = self._open_round()
+        if rnd is not None:
+            out.append(self._record_of(rnd))
         return out
 
     # --- internals ---------------------------------------------------------------------------
+    def _open_round(self) -> RoundState | None:
+        """The round in play, once it is confirmed (a tentative one may be a stray card)."""
+        rnd = self._tracker.current
+        return rnd if rnd is not None and rnd.confirmed else None
+
     def _update(self, events: list[Event]) -> Update:
         new, self._new = self._new, []
         return Update(events=events, findings=new)

@@ -30,7 +30,9 @@ What the tracker does with the stream:
 
 Events (each at most once per position per round unless said otherwise):
 
-* ROUND_START: between rounds, the first accepted change that puts a card in any zone.
+* ROUND_START: between rounds, the first accepted change that puts a card in any zone. The round
+  is tentative (its events held back) until a second position holds cards or play is seen; a
+  stray card that goes away before that is no round and makes no event.
 * HAND_DEALT: a position's zones (seat: dealt+high+low; dealer: hand+high+low) first hold a card.
   The order of these events is the deal order.
 * SEAT_SET: a seat's dealt spot is empty and both its high and its low area hold cards (face down
@@ -252,6 +254,7 @@ class RoundState:
     last_state: TableState | None = None
     void_reason: str | None = None  # set by FOREIGN-CARD: later findings say the round is void
     version: int = 0  # counts accepted changes applied to this round
+    confirmed: bool = False  # a second hand dealt, or play seen: not a stray card (see RoundTracker)
 
     @property
     def hand_size(self) -> int:
@@ -326,6 +329,7 @@ class RoundTracker:
         self._lcd: int | None = None
         self._last: TableState | None = None
         self._first: TableState | None = None
+        self._out: list[Event] = []  # events delivered while applying one state's changes
         self._raw_empty_t: dict[str, float] = {}
         self._raw_has_cards: dict[str, bool] = {}
         self._windows: dict[str, list[tuple[float, float | None]]] = {}  # (cards seen, empty before)
@@ -412,9 +416,9 @@ class RoundTracker:
         for zone in self._zones.values():
             changes += zone.settle(self._last.t, self.config.debounce_s)
         events = self._apply(changes, self._last)
-        if self.current is not None:
+        if self.current is not None and self.current.confirmed:
             self.closed.append(self.current)
-            self.current = None
+        self.current = None
         return events
 
     @property
@@ -463,17 +467,37 @@ class RoundTracker:
 
     def _emit(self, rnd: RoundState, ev: Event) -> Event:
         rnd.events.append(ev)
-        if self._sink is not None:
-            self._sink(ev, rnd)
+        if rnd.confirmed:
+            self._deliver(rnd, ev)
         return ev
 
+    def _deliver(self, rnd: RoundState, ev: Event) -> None:
+        self._out.append(ev)
+        if self._sink is not None:
+            self._sink(ev, rnd)
+
+    def _confirm(self, rnd: RoundState) -> None:
+        """A round is real once a second hand is dealt or play is seen; until then its events wait.
+
+        One card lying in one zone for a moment (a stray or misread card between rounds) is not a
+        round: if it goes away before that, the tentative round is dropped without a trace.
+        """
+        if rnd.confirmed:
+            return
+        played = any(e.kind not in (EventKind.ROUND_START, EventKind.HAND_DEALT) for e in rnd.events)
+        if played or len(rnd.deal_sequence) >= 2 or rnd.partial_start:
+            rnd.confirmed = True
+            for ev in rnd.events:
+                self._deliver(rnd, ev)
+
     def _apply(self, changes: list[_Accepted], state: TableState) -> list[Event]:
-        out: list[Event] = []
+        self._out = []
         order = list(self._zones)
         changes.sort(key=lambda c: (c.t, c.frame, order.index(c.zone)))
         for ch in changes:
             self._view[ch.zone] = ch.new
-            out += self._on_change(ch, state)
+            self._on_change(ch, state)
+        out, self._out = self._out, []
         return out
 
     def _cards(self, pos: str) -> tuple[Tokens, Tokens, Tokens]:
@@ -507,17 +531,15 @@ class RoundTracker:
                               detail=f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen"))
         return rnd
 
-    def _on_change(self, ch: _Accepted, state: TableState) -> list[Event]:
-        before = 0 if self.current is None else len(self.current.events)
+    def _on_change(self, ch: _Accepted, state: TableState) -> None:
         if ch.zone == "lcd":
             self._on_lcd(ch)
-            return []
+            return
         rnd = self.current
         if rnd is None:
             if ch.zone == "iverify" or ch.zone.endswith(".chips") or not self._any_cards():
-                return []  # between rounds: chips and the display are kept in the view only
+                return  # between rounds: chips and the display are kept in the view only
             rnd = self._new_round(ch, state)
-            before = 0
             self._detect_partial_start(rnd)
         rnd.version += 1
         if ch.zone == "iverify":
@@ -531,14 +553,17 @@ class RoundTracker:
                 self._on_dealer(rnd, ch)
             else:
                 self._on_seat(rnd, rnd.positions[pos], ch)
+        self._confirm(rnd)
         if not self._any_cards():
+            self.current = None
+            self._windows = {}
+            if not rnd.confirmed:
+                self._next_round -= 1  # a stray card, not a round
+                return
             rnd.t_end = ch.t
             rnd.ended = True
             self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
             self.closed.append(rnd)
-            self.current = None
-            self._windows = {}
-        return rnd.events[before:]
 
     def _on_lcd(self, ch: _Accepted) -> None:
         value = ch.new if isinstance(ch.new, int) else None

@@ -199,3 +199,30 @@ def test_config_is_validated() -> None:
 
     with pytest.raises(ValueError, match="unknown check id"):
         Monitor(Table().layout, config=MonitorConfig(checks=["NOPE"]))
+
+
+def test_a_stray_card_between_rounds_is_no_round_and_makes_no_event() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1)
+    t.seats[2].dealt = ["Qs"]  # a card left on the felt (or a misread) for a second, then gone
+    t.hold(1)
+    t.seats[2].dealt = []
+    t.hold(1)
+    _round(t)
+    run = Run(t)
+    assert [r.round for r in run.rounds] == [1]
+    assert run.rounds[0].t_start == run.events[0].t > 3.0
+    assert run.kinds()[0] == "round_start" and run.findings == []
+
+
+def test_a_round_is_held_back_until_a_second_hand_then_delivered_whole() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal("seat2")
+    from compliance.engine import Monitor
+
+    m = Monitor(t.layout)
+    early = [e for s in t.states for e in m.feed(s).events]
+    assert early == [] and m.rounds == []
+    n = len(t.states)
+    t.deal("seat3")
+    late = [e for s in t.states[n:] for e in m.feed(s).events]
+    assert [e.kind.value for e in late] == ["round_start", "hand_dealt", "hand_dealt"]
+    assert late[0].frame == late[1].frame == 20  # stamped with their own first frames
