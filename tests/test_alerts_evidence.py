@@ -1,0 +1,64 @@
+"""Evidence pictures: the zones of the seat / dealer / i-Verify concerned are marked, with a caption."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from test_audit_support import clip_states, write_layout
+
+from compliance.events import CheckId, Finding
+from compliance.evidence import draw_evidence, evidence_name, write_evidence
+from vision.layout import TableLayout
+
+
+def _red(img: np.ndarray) -> np.ndarray:
+    b, g, r = (img[..., i].astype(int) for i in range(3))
+    return (r > 180) & (g < 90) & (b < 90)
+
+
+def _edge_hits(lay: TableLayout, pic: np.ndarray, poly: list, bar: int) -> int:  # type: ignore[type-arg]
+    pts = lay.to_image(poly).round().astype(int)
+    red = _red(pic[bar:])
+    hits = 0
+    for x, y in pts:  # the polygon's corners are drawn in red
+        y0, y1, x0, x1 = max(0, y - 2), y + 3, max(0, x - 2), x + 3
+        hits += int(red[y0:y1, x0:x1].any())
+    return hits
+
+
+def _bar(pic: np.ndarray, lay: TableLayout) -> int:
+    return pic.shape[0] - lay.image_height
+
+
+def test_seat_finding_marks_that_seat_only(tmp_path: Path) -> None:
+    lay = write_layout(tmp_path / "l.yaml")
+    st = clip_states(pattern=(False,))[4]
+    f = Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=2, t=1.0, frame=10, expected="a", observed="b")
+    pic = draw_evidence(lay, f, state=st, image=np.full((160, 320, 3), 90, np.uint8), table_id="T1")
+    bar = _bar(pic, lay)
+    assert bar > 0  # the caption sits above the frame
+    assert _edge_hits(lay, pic, lay.seat(2).high, bar) >= 3
+    assert _edge_hits(lay, pic, lay.seat(1).high, bar) == 0
+    assert _edge_hits(lay, pic, lay.iverify, bar) == 0
+
+
+def test_iverify_finding_marks_the_display(tmp_path: Path) -> None:
+    lay = write_layout(tmp_path / "l.yaml")
+    f = Finding(round=1, check_id=CheckId.IVERIFY_NOT_VISIBLE, seat=None, t=1.0, frame=10)
+    pic = draw_evidence(lay, f, state=None, image=np.full((160, 320, 3), 90, np.uint8))
+    assert _edge_hits(lay, pic, lay.iverify, _bar(pic, lay)) >= 3
+
+
+def test_written_picture_reads_back_and_names_are_stable(tmp_path: Path) -> None:
+    import cv2
+
+    lay = write_layout(tmp_path / "l.yaml")
+    f = Finding(round=3, check_id=CheckId.DEAL_ORDER, seat=None, t=1.0, frame=1234)
+    assert evidence_name(f) == "r0003_DEAL-ORDER_table_f0001234.jpg"
+    pic = draw_evidence(lay, f, state=clip_states()[1])  # no frame: drawn from the state
+    write_evidence(tmp_path / "ev" / evidence_name(f), pic)
+    back = cv2.imread(str(tmp_path / "ev" / evidence_name(f)))
+    assert back is not None and back.shape == pic.shape
+    assert _edge_hits(lay, back, lay.lcd, _bar(back, lay)) >= 2  # its label covers the top corners
+    assert [p.name for p in (tmp_path / "ev").iterdir()] == [evidence_name(f)]  # no temp file left
