@@ -8,6 +8,7 @@ Files written for a clip ``<name>`` (display_spec.md): ``<name>.mp4``, ``<name>.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import shutil
 import subprocess
@@ -242,7 +243,9 @@ def render_clip(
     prev: dict[str, object] | None = None
     try:
         with (
-            gzip.open(out / f"{clip}.boxes.jsonl.gz", "wt") as fb,
+            open(out / f"{clip}.boxes.jsonl.gz", "wb") as raw,
+            gzip.GzipFile(fileobj=raw, mode="wb", filename="", mtime=0) as gz,  # same seed, same bytes
+            io.TextIOWrapper(gz, encoding="utf-8") as fb,
             open(out / f"{clip}.states.jsonl", "w") as fs,
         ):
             for k, scene in enumerate(director.frames):
