@@ -86,6 +86,8 @@ def _zones(layout: TableLayout, finding: Finding, state: TableState | None) -> l
 def _zone_cards(state: TableState | None, name: str) -> list[str]:
     if state is None:
         return []
+    if name in state.occluded or name.partition(".")[0] in state.occluded:
+        return ["(hidden from the camera)"]
     if name == "iverify":
         iv = state.iverify
         if not iv.visible:

@@ -62,3 +62,12 @@ def test_written_picture_reads_back_and_names_are_stable(tmp_path: Path) -> None
     assert back is not None and back.shape == pic.shape
     assert _edge_hits(lay, back, lay.lcd, _bar(back, lay)) >= 2  # its label covers the top corners
     assert [p.name for p in (tmp_path / "ev").iterdir()] == [evidence_name(f)]  # no temp file left
+
+
+def test_a_zone_hidden_in_the_state_is_labelled_hidden(tmp_path: Path) -> None:
+    from compliance.evidence import _zone_cards
+
+    st = clip_states(pattern=(False,))[1].model_copy(update={"occluded": ["iverify", "seat2"]})
+    assert _zone_cards(st, "iverify") == ["(hidden from the camera)"]
+    assert _zone_cards(st, "seat2.deal") == ["(hidden from the camera)"]
+    assert _zone_cards(st, "seat1.deal") == ["BACK"] * 7
