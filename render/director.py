@@ -47,9 +47,13 @@ class CardView:
 
 @dataclass(frozen=True)
 class ArmPose:
+    """An arm over the table: the dealer's, or a player's reaching in from his seat."""
+
     x: float  # the hand's centre, table mm
     y: float
     shoulder_x: float
+    shoulder_y: float
+    who: str = "dealer"  # "dealer" or "seat<N>"
 
 
 @dataclass(frozen=True)
@@ -167,29 +171,37 @@ class Director:
             self._order.remove(c)
         self._order.extend(cids)
 
-    def _shoulder(self, x: float) -> float:
-        return 600.0 if x < self.geo.dealer_centre[0] else 920.0
+    def _home(self, who: str, x: float) -> tuple[tuple[float, float], tuple[float, float]]:
+        """(shoulder, resting hand point) of an arm: off the felt, behind the dealer or the seat."""
+        if who == "dealer":
+            sx = 600.0 if x < self.geo.dealer_centre[0] else 920.0
+            return (sx, -420.0), (sx, -160.0)
+        rad = math.radians(self.geo.seat_angle(int(who[4:])))
+        cx, cy = self.geo.dealer_centre
+        c, s = math.cos(rad), math.sin(rad)
+        return (cx + 1350 * c, cy + 1350 * s), (cx + 980 * c, cy + 980 * s)
 
-    def _arm_to(self, x: float, y: float, seconds: float) -> None:
-        """Move the dealer's hand to (x, y) (from off the table if the arm is not out)."""
-        sh = self._shoulder(x)
-        start = self._arm or ArmPose(sh, -160.0, sh)
+    def _arm_to(self, x: float, y: float, seconds: float, who: str = "dealer") -> None:
+        """Move a hand to (x, y) (from off the table if that arm is not out)."""
+        if self._arm is not None and self._arm.who != who:
+            self._arm_away()
+        (shx, shy), (hx, hy) = self._home(who, x)
+        start = self._arm or ArmPose(hx, hy, shx, shy, who)
         n = max(1, round(seconds * FPS))
         for k in range(1, n + 1):
             e = _ease(k / n)
-            self._arm = ArmPose(start.x + (x - start.x) * e, start.y + (y - start.y) * e, start.shoulder_x)
+            self._arm = replace(start, x=start.x + (x - start.x) * e, y=start.y + (y - start.y) * e)
             self._snap()
 
     def _arm_away(self, seconds: float = 0.3) -> None:
         if self._arm is None:
             return
         start = self._arm
+        _, (hx, hy) = self._home(start.who, start.shoulder_x)
         n = max(1, round(seconds * FPS))
         for k in range(1, n + 1):
             e = _ease(k / n)
-            self._arm = ArmPose(
-                start.x + (start.shoulder_x - start.x) * e, start.y + (-160.0 - start.y) * e, start.shoulder_x
-            )
+            self._arm = replace(start, x=start.x + (hx - start.x) * e, y=start.y + (hy - start.y) * e)
             self._snap()
         self._arm = None
 
@@ -197,15 +209,18 @@ class Director:
         self,
         moves: Sequence[tuple[int, Pose, str, bool]],
         seconds: float,
-        arm: bool = True,
+        arm: bool | str = True,
         remove_at_end: bool = False,
         reach: float = 0.3,
     ) -> None:
-        """Move cards to new poses (``(cid, target, zone, face_up)``), turning them over on the way."""
+        """Move cards to new poses (``(cid, target, zone, face_up)``), turning them over on the way.
+
+        ``arm``: True for the dealer's hand, ``"seat<N>"`` for that player's, False for none.
+        """
         cids = [m[0] for m in moves]
         if arm:
             src = self._centroid([self._cards[c].pose for c in cids])
-            self._arm_to(src[0], src[1], reach)
+            self._arm_to(src[0], src[1], reach, "dealer" if arm is True else str(arm))
         self._raise(cids)
         starts = {c: self._cards[c] for c in cids}
         for c in cids:
@@ -223,9 +238,9 @@ class Director:
                 self._cards[cid] = replace(
                     self._cards[cid], pose=pose, face_up=up, zone=zone if k == n else "moving"
                 )
-            if arm:
+            if arm and self._arm is not None:
                 cx, cy = self._centroid([self._cards[c].pose for c in cids])
-                self._arm = ArmPose(cx, cy, self._arm.shoulder_x if self._arm else self._shoulder(cx))
+                self._arm = replace(self._arm, x=cx, y=cy)
             if remove_at_end and k == n:
                 self._remove(cids)
             self._snap()
@@ -480,13 +495,14 @@ class Director:
                 hp, lp = geo.pile(s, "high", len(hi_ids), rng), geo.pile(s, "low", len(lo_ids), rng)
             moves = [(c, p, f"{pos}.high", face_up) for c, p in zip(hi_ids, hp, strict=True)]
             moves += [(c, p, f"{pos}.low", face_up) for c, p in zip(lo_ids, lp, strict=True)]
-            self.move(moves, 0.5, arm=False)
+            self.move(moves, 0.5, arm=pos, reach=0.35)
             pile_ids[pos] = hi_ids + lo_ids
             h = hands[pos]
             h.high, h.low, h.set_by = list(high), list(low), by
             self._event(EventKind.SEAT_SET, pos, high=high, low=low, detail=f"set by {by}")
             if face_up:
                 self._event(EventKind.PLAYER_EXPOSED, pos, high=high, low=low, detail="dealt face up")
+            self._arm_away(0.35)
             set_done.add(s)
 
         set_done: set[int] = set()
@@ -646,16 +662,18 @@ class Director:
                 s,
                 "set hand untouched after the dealer's reveal",
                 f"seat {s} swapped a card between high and low",
+                frame=self.frame + max(1, round(0.3 * FPS)),  # the cards start to move once his hand is there
             )
             self.move(
                 [(hi_id, lo_pose, f"{pos}.low", face_up), (lo_id, hi_pose, f"{pos}.high", face_up)],
                 0.7,
-                arm=False,
+                arm=pos,
             )
             t_hi, t_lo = self._cards[hi_id].token, self._cards[lo_id].token
             h.high = [t_lo if t == t_hi else t for t in h.high]
             h.low = [t_hi if t == t_lo else t for t in h.low]
             self._event(EventKind.HAND_CHANGED, pos, high=h.high, low=h.low, detail="player swapped a card")
+            self._arm_away(0.35)
             self.hold(0.6)
 
         # --- settle: turn each active hand face up (re-set a 7-card foul by the house way) ---

@@ -24,6 +24,7 @@ __all__ = ["CardBox", "FrameRenderer"]
 _ART_WIDTH = 64  # artwork pixels across a card before warping (about 1.2x its size in the frame)
 _SKIN_TONES = ((150, 175, 225), (120, 150, 200), (95, 125, 175), (70, 95, 140), (165, 190, 235))
 _SLEEVES = ((35, 30, 30), (200, 205, 210), (40, 30, 95), (70, 45, 30))
+_PLAYER_SLEEVES = ((45, 45, 45), (30, 60, 150), (150, 150, 150), (90, 40, 110), (20, 90, 170), (110, 80, 20))
 _CHIP_COLOURS = ((40, 40, 210), (190, 90, 30), (35, 35, 35), (160, 70, 170), (20, 150, 230))
 _IV_BG = (70, 30, 10)  # display_spec.md: the i-Verify panel, BGR
 _LCD_ON = (40, 40, 235)  # display_spec.md: lit segments, BGR
@@ -53,6 +54,7 @@ class FrameRenderer:
         self.hmat = layout.homography()
         self.geo = TableGeometry()
         self.rng = np.random.default_rng(seed)
+        self._seed = seed
         self.effects = effects
         self._felt = draw_felt(layout, self.rng)
         self._canvas_to_img = self.hmat @ np.linalg.inv(felt_to_canvas())
@@ -298,13 +300,14 @@ class FrameRenderer:
 
     # --- the arm --------------------------------------------------------------------------
     def _arm(self, frame: np.ndarray, mask: np.ndarray, arm: ArmPose) -> None:
-        sh = np.array([arm.shoulder_x, -420.0])
+        sh = np.array([arm.shoulder_x, arm.shoulder_y])
+        skin, sleeve = (self.skin, self.sleeve) if arm.who == "dealer" else self._player_look(arm.who)
         hand = np.array([arm.x, arm.y])
         d = hand - sh
         d /= max(np.linalg.norm(d), 1e-6)
         n = np.array([-d[1], d[0]])
         wrist = hand - 75 * d
-        sleeve = np.array([sh + 62 * n, wrist + 44 * n, wrist - 44 * n, sh - 62 * n])
+        sleeve_poly = np.array([sh + 62 * n, wrist + 44 * n, wrist - 44 * n, sh - 62 * n])
         cuff = np.array(
             [wrist + 46 * n - 22 * d, wrist + 46 * n + 4 * d, wrist - 46 * n + 4 * d, wrist - 46 * n - 22 * d]
         )
@@ -319,11 +322,11 @@ class FrameRenderer:
         thumb = np.array([thumb_b + 30 * math.cos(a) * (0.6 * d + 0.8 * n) + 10 * math.sin(a) * n for a in t])
         shadow_off = np.array([28.0, 36.0])
         parts = [
-            (sleeve, self.sleeve),
-            (cuff, tuple(min(255, c + 40) for c in self.sleeve)),
-            (palm, self.skin),
-            *[(f, self.skin) for f in fingers],
-            (thumb, self.skin),
+            (sleeve_poly, sleeve),
+            (cuff, tuple(min(255, c + 40) for c in sleeve)),
+            (palm, skin),
+            *[(f, skin) for f in fingers],
+            (thumb, skin),
         ]
         # Soft shadow first.
         shadow = np.zeros_like(mask)
@@ -347,11 +350,18 @@ class FrameRenderer:
                 frame,
                 [np.round(q * 16).astype(np.int32)],
                 True,
-                tuple(int(c * 0.8) for c in self.skin),
+                tuple(int(c * 0.8) for c in skin),
                 1,
                 cv2.LINE_AA,
                 4,
             )
+
+    def _player_look(self, who: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """A player's skin tone and sleeve colour, fixed per seat within a clip."""
+        r = np.random.default_rng([self._seed, int(who[4:])])
+        skin = _SKIN_TONES[int(r.integers(len(_SKIN_TONES)))]
+        sleeve = _PLAYER_SLEEVES[int(r.integers(len(_PLAYER_SLEEVES)))]
+        return skin, sleeve
 
     def _xyxy(self, q: np.ndarray) -> tuple[float, float, float, float]:
         return (
