@@ -217,3 +217,15 @@ def test_towel_over_iverify_hides_its_cards_in_boxes_and_state() -> None:
     assert sorted(b.card for b in shown) == sorted(ev.high + ev.low)
     assert max(b.visible for b in shown) < 0.5
     assert not state.iverify.visible and state.iverify.mode == "seat" and "iverify" in state.occluded
+
+
+def test_a_player_sets_with_his_own_arm_over_his_seat() -> None:
+    sc = _small()
+    _, director = plan_clip(sc, 8)
+    ev = next(e for e in director.rounds[0].events if e.kind == EventKind.SEAT_SET)
+    k = ev.frame - 5
+    arm = director.frames[k].arm
+    assert arm is not None and arm.who == ev.position
+    _, _, boxes, state = next(render_frames(sc, 8, frames=[k]))
+    assert any(z.startswith(f"{ev.position}.") for z in state.occluded)
+    assert any(b.zone == "moving" and b.visible < 1.0 for b in boxes)
