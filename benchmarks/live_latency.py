@@ -12,6 +12,10 @@ two figures:
 - of which confirmation: footage time from the breach frame (``alert.t``) to the (heartbeat) frame at
   which the monitor raised it (``alert.detected_t``).
 
+A rule that takes time to break (IVERIFY-NOT-VISIBLE: display hidden longer than the engine's
+``iverify_hidden_s``) is timed from the moment it is broken: its evidence frame is the first hidden
+one, and the allowance is taken off both figures.
+
 Modes:
 - ``states``: a ground-truth ``.states.jsonl`` replayed at the pace of its timestamps (a live feed
   with a perfect camera): the compliance side alone.
@@ -58,6 +62,18 @@ def _pick_clip(args: argparse.Namespace, tmp: Path) -> tuple[Path, Path | None, 
 
     st = make_clip(tmp, "synthetic", pattern=(True, False, True, True), video=True)
     return st, tmp / "synthetic.mp4", tmp / "layout.yaml", "SYNTHETIC clip (test fixture rounds, 4 rounds)"
+
+
+def _grace(check: str) -> float:
+    """Footage seconds a check's rule allows before it is broken (the engine's own setting)."""
+    if check != "IVERIFY-NOT-VISIBLE":
+        return 0.0
+    try:
+        from compliance.rounds import MonitorConfig
+
+        return float(MonitorConfig().iverify_hidden_s)
+    except (ImportError, AttributeError):
+        return 0.0
 
 
 def _figures(name: str, lat: list[float], delays: list[float]) -> None:
@@ -108,9 +124,12 @@ def main() -> int:
             delays: list[float] = []
 
             def written(a: Alert, at: float, lat: list[float] = lat, delays: list[float] = delays) -> None:
+                # a rule that needs time to be broken (display hidden > N s) is broken N s after its
+                # first frame: the clock starts there (footage seconds, paced at --speed)
+                grace = _grace(a.check_id.value)
                 if a.frame_arrived_at is not None:
-                    lat.append(at - a.frame_arrived_at)
-                delays.append(max(0.0, a.detected_t - a.t))
+                    lat.append(at - a.frame_arrived_at - grace / args.speed)
+                delays.append(max(0.0, a.detected_t - a.t - grace))
 
             quiet = Console(file=open("/dev/null", "w"))  # noqa: SIM115
             if mode == "states":
