@@ -93,6 +93,13 @@ class MonitorConfig(BaseModel):
         description="a seat in doubt (hidden, cards off the felt) at an i-Verify use or the dealer's "
         "reveal counts as set if seen set this soon after",
     )
+    face_down_counts_exact: bool = Field(
+        True,
+        description="True: the number of backs in a face-down pile is its card count (ground-truth "
+        "states, fanned piles), so a change of count in a set hand is a change of the hand. False: a "
+        "camera that sees a stacked pile as one or two backs; only a pile lifted, emptied or turned "
+        "counts as a change",
+    )
     checks: list[str] | None = Field(
         None, description="check ids to run (CheckId values); None runs every check the engine has"
     )
@@ -636,7 +643,15 @@ class RoundTracker:
             # (b) backs becoming faces in place: the dealer turning the hand over to settle.
             self._maybe_player_exposed(rnd, p, ch)
             return
-        if not p.dealt and (p.high, p.low) == (p.set_high, p.set_low):
+        as_set = (p.high, p.low) == (p.set_high, p.set_low)
+        if not as_set and not self.config.face_down_counts_exact:
+            # A camera that cannot count a stacked pile: two face-down piles are "as set" whatever
+            # number of backs each shows.
+            as_set = all(
+                bool(now) and bool(was) and all(c == BACK for c in now + was)
+                for now, was in ((p.high, p.set_high), (p.low, p.set_low))
+            )
+        if not p.dealt and as_set:
             # Back as it was set: only news when it had been lifted after the reveal, face down.
             if p.lifted_after_reveal and p.exposed_event is None:
                 p.lifted_after_reveal = False
@@ -649,17 +664,22 @@ class RoundTracker:
         self._maybe_player_exposed(rnd, p, ch)
 
     def _turning_over(self, p: PositionState) -> bool:
-        """Each area keeps its count, keeps the faces it showed, and shows more faces than before."""
+        """Backs becoming faces in place: each area keeps the faces it showed and shows more faces.
+
+        A face-down area is a pile whose count the camera may not know (a stacked pile shows fewer
+        backs than it holds), so an area of backs may turn into any number of faces; an area that
+        already showed faces must keep its count.
+        """
         if p.exposed_event is not None or p.dealt:
             return False
         more = False
         for now, was in ((p.high, p.set_high), (p.low, p.set_low)):
             if not now:
                 continue
-            if len(now) != len(was):
-                return False
             faces_now = sorted(c for c in now if _is_face(c))
             faces_was = sorted(c for c in was if _is_face(c))
+            if faces_was and len(now) != len(was):
+                return False
             if any(faces_now.count(c) < faces_was.count(c) for c in faces_was):
                 return False
             more = more or len(faces_now) > len(faces_was)

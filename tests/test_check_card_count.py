@@ -46,3 +46,19 @@ def test_six_card_game_wants_six_cards_set_five_and_one() -> None:
     run = Run(t)
     assert run.findings == []
     assert all(len(h.cards) == 6 for h in run.rounds[0].hands if h.cards)
+
+
+def test_stacked_face_down_piles_showing_fewer_backs_are_no_breach_and_turn_over_cleanly() -> None:
+    # A camera sees a stacked face-down pile as one or two backs, whatever it holds.
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all()
+    for n in (1, 2, 3):
+        t.seats[n].dealt = ["BACK"]
+    t.dealer.hand = ["BACK", "BACK"]
+    t.hold()
+    t.set(1).set(3)
+    for n in (1, 3):
+        t.seats[n].high, t.seats[n].low = ["BACK"], ["BACK"]
+    t.hold().expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    run = Run(t)
+    assert run.findings == []
+    assert run.kinds().count("player_exposed") == 2

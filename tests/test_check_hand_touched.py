@@ -73,3 +73,18 @@ def test_arm_passing_over_a_set_hand_is_not_a_touch() -> None:
     t.occlude()
     t.dealer_set().turn(1).turn(3).collect_all().hold(1)
     assert Run(t).findings == []
+
+
+def test_a_change_in_the_number_of_backs_counts_only_where_backs_are_counted_exactly() -> None:
+    t = _revealed().place(1, [B] * 3, [B] * 2)  # seen as fewer backs after the reveal
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    assert [f.seat for f in Run(t).of(CHECK)] == [1]
+    # A camera that cannot count a stacked pile: the same footage shows no touch.
+    assert Run(t, face_down_counts_exact=False).findings == []
+
+
+def test_a_lifted_and_restored_pile_is_a_touch_even_where_backs_are_not_counted() -> None:
+    t = _revealed().place(1, [], [], hold=1.0).place(1, [B], [B])
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    [f] = Run(t, face_down_counts_exact=False).of(CHECK)
+    assert f.seat == 1 and f.confidence == 0.7

@@ -7,27 +7,58 @@ holds), made without drawing a frame (``render.clip.plan_clip``), so this needs 
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
 import pytest
 
-from compliance.engine import Monitor
+from compliance.engine import DEFAULT_HOUSE_WAYS, Monitor, MonitorConfig
 from render.clip import _true_state, plan_clip
+from render.director import FPS, Director
 from render.scenario import load_scenario
-from vision.state import DealerState, IVerifyState, TableState
+from rules.houseway import HouseWay, load_house_way
+from vision.layout import TableLayout
+from vision.state import DealerState, IVerifyState, SeatState, TableState
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "render" / "data" / "scenarios").glob("*.yaml"))
+# The noisier variants run on the scenarios whose checks depend most on timing and visibility
+# (every scenario with several seeds was run by hand while writing the engine: see its report).
+TIMING = [p for p in SCENARIOS if p.stem.split("-", 1)[1] in {
+    "seven-iverify-seat-early", "six-iverify-dealer-early", "seven-iverify-not-visible",
+    "six-dealer-reveal-early", "seven-hand-touched", "six-deal-order", "seven-two-rounds",
+}]  # fmt: skip
+
+
+@functools.cache
+def _house_way(game: str) -> HouseWay:
+    return load_house_way(DEFAULT_HOUSE_WAYS[game])
+
+
+def _monitor(layout: TableLayout, **config: bool) -> Monitor:
+    return Monitor(layout, house_way=_house_way(layout.game), config=MonitorConfig(**config))
+
+
+@functools.cache
+def _clip(path: Path, seed: int) -> tuple[TableLayout, Director, list[TableState]]:
+    """A scenario played by the renderer (no drawing) and its true state at every frame."""
+    layout, director = plan_clip(load_scenario(path), seed)
+    states: list[TableState] = []
+    for k, scene in enumerate(director.frames):
+        if states and scene == director.frames[k - 1]:  # a still table: same state, next frame
+            states.append(states[-1].model_copy(update={"frame": k, "t": round(k / FPS, 3)}))
+        else:
+            states.append(_true_state(layout, scene, k, []))
+    return layout, director, states
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_rendered_scenario_true_states_give_exactly_the_injected_findings(path: Path) -> None:
-    layout, director = plan_clip(load_scenario(path), seed=0)
-    monitor = Monitor(layout)
+    layout, director, states = _clip(path, 0)
+    monitor = _monitor(layout)
     found = []
     prev = None
-    for k, scene in enumerate(director.frames):
-        state = _true_state(layout, scene, k, [])
+    for state in states:
         key = state.model_dump(exclude={"frame", "t"})
         if key != prev:  # states at changes only, as the renderer writes them
             found += monitor.feed(state).findings
@@ -86,11 +117,10 @@ def _noisy(states: list[TableState], layout_seats: list[int], seed: int) -> list
     return out
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", TIMING, ids=[p.stem for p in TIMING])
 def test_rendered_scenario_survives_missed_frames_glitches_and_occlusions(path: Path) -> None:
-    layout, director = plan_clip(load_scenario(path), seed=1)
-    states = [_true_state(layout, scene, k, []) for k, scene in enumerate(director.frames)]
-    monitor = Monitor(layout)
+    layout, director, states = _clip(path, 1)
+    monitor = _monitor(layout)
     found = []
     for state in _noisy(states, layout.seat_numbers, seed=1):
         found += monitor.feed(state).findings
@@ -98,3 +128,36 @@ def test_rendered_scenario_survives_missed_frames_glitches_and_occlusions(path: 
     truth = sorted((f.round, f.check_id.value, f.seat) for r in director.rounds for f in r.findings)
     assert sorted((f.round, f.check_id.value, f.seat) for f in found) == truth
     assert len(monitor.rounds) == len(director.rounds)
+
+
+def _one_back(area: SeatState | DealerState) -> SeatState | DealerState:
+    names = ("hand", "high", "low") if isinstance(area, DealerState) else ("dealt", "high", "low")
+    piles = {n: ["BACK"] for n in names if len(getattr(area, n)) > 1 and set(getattr(area, n)) == {"BACK"}}
+    return area.model_copy(update=piles) if piles else area
+
+
+def _stacked(state: TableState) -> TableState:
+    """As a camera sees stacked face-down piles: one back per pile, whatever it holds."""
+    return state.model_copy(
+        update={"seats": [_one_back(s) for s in state.seats], "dealer": _one_back(state.dealer)}
+    )
+
+
+@pytest.mark.parametrize("path", TIMING, ids=[p.stem for p in TIMING])
+def test_rendered_scenario_with_piles_seen_as_one_back(path: Path) -> None:
+    """With ``face_down_counts_exact=False`` every finding but a swap inside face-down piles (which
+    no camera can see when a pile shows one back) is still found, and nothing else."""
+    layout, director, states = _clip(path, 0)
+    monitor = _monitor(layout, face_down_counts_exact=False)
+    found = []
+    for state in states:
+        found += monitor.feed(_stacked(state)).findings
+    found += monitor.finish().findings
+    invisible = {"HAND-TOUCHED-AFTER-REVEAL"} if not layout.face_up_dealing else set()
+    truth = sorted(
+        (f.round, f.check_id.value, f.seat)
+        for r in director.rounds
+        for f in r.findings
+        if f.check_id.value not in invisible
+    )
+    assert sorted((f.round, f.check_id.value, f.seat) for f in found) == truth
