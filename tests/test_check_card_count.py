@@ -62,3 +62,13 @@ def test_stacked_face_down_piles_showing_fewer_backs_are_no_breach_and_turn_over
     run = Run(t)
     assert run.findings == []
     assert run.kinds().count("player_exposed") == 2
+
+
+def test_a_dealer_setting_of_six_cards_in_the_seven_card_game_is_counted_not_judged_by_house_way() -> None:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    real = t.truth["dealer"]
+    t.dealer.hand, t.dealer.high, t.dealer.low = [], real[:5], real[5:6]  # one card gone
+    t.hold().turn(1).turn(3).collect_all().hold(1)
+    run = Run(t)
+    assert run.checks() == ["CARD-COUNT"]
+    assert "high 5 / low 1 (6 cards)" in run.of("CARD-COUNT")[0].observed

@@ -244,9 +244,13 @@ def setting_of(high: Sequence[str], low: Sequence[str]) -> Setting | None:
         return None
 
 
-def house_way_setting(house_way: HouseWay, setting: Setting) -> Setting:
-    """The house way's setting of the same cards."""
-    return house_way.set(tuple(setting.high) + tuple(setting.low)).setting
+def house_way_setting(house_way: HouseWay, setting: Setting) -> Setting | None:
+    """The house way's setting of the same cards, or None when it cannot set them (a hand of the
+    wrong size: CARD-COUNT reports that; a plug-in that refuses the hand)."""
+    try:
+        return house_way.set(tuple(setting.high) + tuple(setting.low)).setting
+    except ValueError:  # HouseWayError, SettingError
+        return None
 
 
 def _display_order(card: Card) -> tuple[int, int]:

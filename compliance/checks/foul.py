@@ -72,18 +72,18 @@ class FoulMishandled(Check):
         for (number, position), (foul, last, ev) in sorted(self._fouls.items(), key=lambda kv: kv[1][2].t):
             if number != rnd.number:
                 continue
+            hw_set = house_way_setting(hw, last) if hw is not None else None
             if is_foul(last):
                 observed = f"foul hand {show(foul)} settled as dealt, never re-set"
-            elif hw is not None and setting_key(last) != setting_key(house_way_setting(hw, last)):
+            elif hw_set is not None and setting_key(last) != setting_key(hw_set):
                 observed = f"foul hand {show(foul)} re-set to {show(last)}, not the house way"
             else:
                 continue
             if not self.once(rnd, position):
                 continue
             expected = "re-set by the house way (foul policy 'house-way-reset')"
-            if hw is not None:
-                hw_setting = show(house_way_setting(hw, last))
-                expected = f"re-set to {hw_setting} (house way; foul policy 'house-way-reset')"
+            if hw_set is not None:
+                expected = f"re-set to {show(hw_set)} (house way; foul policy 'house-way-reset')"
             out.append(
                 self.finding(rnd, seat=ev.seat, t=ev.t, frame=ev.frame, expected=expected, observed=observed)
             )

@@ -42,6 +42,8 @@ class HouseWay(Check):
             basis = "house way"
             seat = None
             key = "dealer"
+            if expected is None:
+                return []
         elif event.kind is EventKind.PLAYER_EXPOSED and event.position is not None:
             p = rnd.positions[event.position]
             if p.set_by != "iverify":
@@ -58,6 +60,8 @@ class HouseWay(Check):
                     break
             seat = p.seat
             key = p.name
+            if expected is None:
+                return []
         else:
             return []
         if setting_key(observed) == setting_key(expected) or not self.once(rnd, key):
