@@ -70,7 +70,7 @@ class PipelineConfig(BaseModel):
     stable_frames: int = Field(2, ge=1, description="still analysed frames before a changed region is read")
     confirm_reads: int = Field(2, ge=1, description="agreeing reads that settle a new reading")
     force_after_s: float = Field(3.0, gt=0, description="read a changed, unoccluded region after this anyway")
-    zone_occlusion_fraction: float = Field(0.05, gt=0, le=1, description="occluder share that hides a zone")
+    zone_occlusion_fraction: float = Field(0.2, gt=0, le=1, description="occluder share that hides a zone")
     skin_blob_fraction: float = Field(0.03, gt=0, le=1, description="skin blobs this big (of a crop) occlude")
     edge_blob_fraction: float = Field(
         0.03,
@@ -133,8 +133,10 @@ class _ZoneWatch:
 
     name: str  # the zone, as listed in ``occluded``
     key: str  # the tracker key its reading goes to
-    mask: np.ndarray  # bool, on the small crop (the zone, a little widened)
+    mask: np.ndarray  # bool, on the small crop (the zone, a little widened: cards overhang)
     area: int
+    core: np.ndarray  # bool, the zone itself (what an occluder must cover)
+    core_area: int
     fresh: bool = True  # never read yet
     still: int = 0
     changed_since: float | None = None
@@ -212,6 +214,7 @@ class TablePipeline:
         self.tracker = TableTracker(layout, self.cfg.hold_frames, self.cfg.hold_s)
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
+        self._last_boxes = np.zeros((0, 4), np.float32)
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -257,11 +260,12 @@ class TablePipeline:
             m: np.ndarray = np.zeros((size[1], size[0]), np.uint8)
             pts = r.table_to_crop_pts(z.table_poly) * np.array([size[0] / w, size[1] / h])
             cv2.fillPoly(m, [np.round(pts).astype(np.int32)], 255)
+            core = m > 0
             if r.kind == "cards":
                 m = cv2.dilate(m, kernel)
             key = z.name.replace(".bet", ".chips") if r.kind == "bet" else z.name
             mask = m > 0
-            out.append(_ZoneWatch(z.name, key, mask, max(1, int(mask.sum()))))
+            out.append(_ZoneWatch(z.name, key, mask, max(1, int(mask.sum())), core, max(1, int(core.sum()))))
         return out
 
     def _step(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable]:
@@ -293,6 +297,7 @@ class TablePipeline:
             else _edge_blobs(changed_px, cfg.edge_blob_fraction)
         )
         todo: list[_ZoneWatch] = []
+        maybe: list[_ZoneWatch] = []  # under an edge blob, still: readable if the blob is only cards
         for z in w.zones:
             assert z.ref is not None
             zone_changed = (_diff(small, z.ref) > cfg.diff_level) & z.mask
@@ -304,8 +309,8 @@ class TablePipeline:
             z.still = z.still + 1 if moving <= cfg.motion_fraction else 0
             if z.changed_since is None:
                 z.changed_since = t
-            by_skin = float((skin & z.mask).sum()) / z.area >= cfg.zone_occlusion_fraction
-            by_edge = float((edge & z.mask).sum()) / z.area >= cfg.zone_occlusion_fraction
+            by_skin = float((skin & z.core).sum()) / z.core_area >= cfg.zone_occlusion_fraction
+            by_edge = float((edge & z.core).sum()) / z.core_area >= cfg.zone_occlusion_fraction
             z.occluded = by_skin or by_edge
             if by_skin:
                 continue
@@ -313,17 +318,27 @@ class TablePipeline:
             if by_edge and not (
                 z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
             ):
+                if z.still >= cfg.stable_frames and w.region.kind == "cards":
+                    maybe.append(z)
                 continue
             if z.still < cfg.stable_frames and t - z.changed_since < cfg.force_after_s:
                 continue
             todo.append(z)
-        if not todo:
+        if not todo and not maybe:
             return {}
         values = self._read(w, image, t)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
                 z.occluded = True
             return {}
+        if maybe:
+            # the still edge blob minus the cards found: what is left is the arm; a zone it hardly
+            # covers is read (the dealer's hand resting on one seat's high hand, its low hand turned up)
+            arm = edge & ~self._card_mask(w, small.shape[:2])
+            for z in maybe:
+                if float((arm & z.core).sum()) / z.core_area < cfg.zone_occlusion_fraction:
+                    z.occluded = False
+                    todo.append(z)
         out: dict[str, Hashable] = {}
         for z in todo:
             v = values[z.key]
@@ -337,6 +352,17 @@ class TablePipeline:
                 z.settled_value, z.changed_since, z.agree, z.fresh = v, None, 0, False
                 out[z.key] = v
         return out
+
+    def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
+        """The cards of the region's last detection, on its small crop (an index-sized box is grown to
+        a card's size about its centre)."""
+        mask = np.zeros(shape[:2], np.uint8)
+        card = np.array([63.5, 88.9]) * w.region.px_per_mm * w.scale
+        for x1, y1, x2, y2 in self._last_boxes * w.scale:
+            cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+            hw, hh = max((x2 - x1) / 2, card[0] / 2), max((y2 - y1) / 2, card[1] / 2)
+            cv2.rectangle(mask, (round(cx - hw), round(cy - hh)), (round(cx + hw), round(cy + hh)), 255, -1)
+        return mask > 0
 
     def _occluder(self, bgr: np.ndarray) -> np.ndarray:
         m = _skin_mask(bgr) if self.cfg.skin else np.zeros(bgr.shape[:2], bool)
@@ -365,6 +391,7 @@ class TablePipeline:
         crop = r.rectify(image)
         if r.kind == "cards":
             dets = self._detect(r, crop)
+            self._last_boxes = dets.xyxy
             zones = r.assign(dets.centers)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str]]] = {n: [] for n in w.zone_names}
