@@ -24,7 +24,7 @@ from render.artwork import VALIDATION_DECKS, ArtworkError, available_decks, load
 from render.director import FPS, Director, FrameScene
 from render.draw import CardBox, FrameRenderer
 from render.scenario import Scenario
-from render.table import build_layout
+from render.table import build_layout, write_layout
 from vision.layout import Point, TableLayout
 from vision.state import DealerState, IVerifyState, SeatState, TableState
 
@@ -235,7 +235,7 @@ def render_clip(
     renderer = FrameRenderer(layout, load_deck(deck, _ART_SOURCE_WIDTH), seed)
     zones = _Zones(layout)
     layout_name = layout_file_name(layout)
-    layout.dump(out / layout_name)
+    write_layout(layout, out / layout_name)
     video = out / f"{clip}.mp4"
     proc = _ffmpeg(video, layout.image_width, layout.image_height, crf)
     assert proc.stdin is not None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -32,6 +33,7 @@ __all__ = [
     "TableGeometry",
     "build_layout",
     "draw_felt",
+    "write_layout",
 ]
 
 CARD_W_MM = 63.5
@@ -228,6 +230,23 @@ def build_layout(game: Game, table_id: str | None = None) -> TableLayout:
         positions=[*(f"seat{s}" for s in g.seats), "dealer"],
         foul_policy="house-way-reset" if game == "seven-card" else "loses",
     )
+
+
+_LAYOUT_HEADER = """\
+# Layout of the rendered {game} table (render/table.py; the monitor reads this file).
+# Seats 1-6 are numbered counter-clockwise as seen from above, starting at the dealer's right
+# (the camera's left). `positions` lists the shuffler's positions in that counter-clockwise order:
+# LCD value n names positions[n-1] (1-6 = seats 1-6, 7 = the dealer); seed 000 rules 3-4.
+# Table coordinates are millimetres, x to the right, y away from the dealer (top of the image).
+"""
+
+
+def write_layout(layout: TableLayout, path: Path) -> None:
+    """Write the layout YAML with a header that documents the seat numbering."""
+    import yaml
+
+    body = yaml.safe_dump(layout.model_dump(mode="json"), sort_keys=False)
+    path.write_text(_LAYOUT_HEADER.format(game=layout.game) + body)
 
 
 # --- the printed felt ---------------------------------------------------------------------------
