@@ -161,7 +161,8 @@ class _Watch:
 
 def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per-pixel largest channel difference of two small BGR crops."""
-    return np.asarray(cv2.absdiff(a, b).max(axis=2))
+    b0, b1, b2 = cv2.split(cv2.absdiff(a, b))
+    return np.asarray(cv2.max(cv2.max(b0, b1), b2))
 
 
 def _edge_blobs(changed: np.ndarray, min_fraction: float) -> np.ndarray:
@@ -279,10 +280,24 @@ class TablePipeline:
         if w.settled is None:
             w.settled = small
         changed_px = np.zeros(small.shape[:2], bool)
+        diffs: dict[int, np.ndarray] = {}  # zones settled together share their reference crop
+        zone_changed: list[np.ndarray] = []
         for z in w.zones:
             if z.ref is None:
                 z.ref = small
-            changed_px |= (_diff(small, z.ref) > cfg.diff_level) & z.mask
+            d = diffs.get(id(z.ref))
+            if d is None:
+                d = diffs[id(z.ref)] = _diff(small, z.ref) > cfg.diff_level
+            zc = d & z.mask
+            zone_changed.append(zc)
+            changed_px |= zc
+        if not any(z.fresh for z in w.zones) and all(
+            np.count_nonzero(zc) <= cfg.change_fraction * z.area
+            for z, zc in zip(w.zones, zone_changed, strict=True)
+        ):  # nothing changed (the common case): no occlusion tests, no reading
+            for z in w.zones:
+                z.occluded, z.changed_since, z.still = False, None, z.still + 1
+            return {}
         # occluders: big skin-coloured blobs, and (not on the i-Verify display, whose own picture changes
         # from edge to edge) big changed blobs reaching in from the crop's edge: an arm of any colour
         # (chips may have any colour, skin's too: a bet circle is occluded only by what reaches in)
@@ -298,19 +313,17 @@ class TablePipeline:
         )
         todo: list[_ZoneWatch] = []
         maybe: list[_ZoneWatch] = []  # under an edge blob, still: readable if the blob is only cards
-        for z in w.zones:
-            assert z.ref is not None
-            zone_changed = (_diff(small, z.ref) > cfg.diff_level) & z.mask
-            changed = 1.0 if z.fresh else float(zone_changed.sum()) / z.area
+        for z, zc in zip(w.zones, zone_changed, strict=True):
+            changed = 1.0 if z.fresh else np.count_nonzero(zc) / z.area
             if changed <= cfg.change_fraction:
                 z.occluded, z.changed_since, z.still = False, None, z.still + 1
                 continue
-            moving = float((motion_px & z.mask).sum()) / z.area
+            moving = np.count_nonzero(motion_px & z.mask) / z.area
             z.still = z.still + 1 if moving <= cfg.motion_fraction else 0
             if z.changed_since is None:
                 z.changed_since = t
-            by_skin = float((skin & z.core).sum()) / z.core_area >= cfg.zone_occlusion_fraction
-            by_edge = float((edge & z.core).sum()) / z.core_area >= cfg.zone_occlusion_fraction
+            by_skin = np.count_nonzero(skin & z.core) / z.core_area >= cfg.zone_occlusion_fraction
+            by_edge = np.count_nonzero(edge & z.core) / z.core_area >= cfg.zone_occlusion_fraction
             z.occluded = by_skin or by_edge
             if by_skin:
                 continue
@@ -336,7 +349,7 @@ class TablePipeline:
             # covers is read (the dealer's hand resting on one seat's high hand, its low hand turned up)
             arm = edge & ~self._card_mask(w, small.shape[:2])
             for z in maybe:
-                if float((arm & z.core).sum()) / z.core_area < cfg.zone_occlusion_fraction:
+                if np.count_nonzero(arm & z.core) / z.core_area < cfg.zone_occlusion_fraction:
                     z.occluded = False
                     todo.append(z)
         out: dict[str, Hashable] = {}

@@ -1,0 +1,134 @@
+"""Camera pipeline speed on 1280x720 footage: replay fps, detector time, peak memory, live CPU use.
+
+    .venv/bin/python benchmarks/vision_fps.py [CLIP.mp4] [--detector module:name | --truth-boxes]
+
+Prints:
+- decode only: frames per second of reading the clip with OpenCV (every frame decoded, the frames
+  not analysed grabbed without colour conversion), the floor under everything else;
+- replay: frames per second of ``watch()`` over the clip (decode at full rate, analyse at
+  ``--analyse-fps``), and the ratio to real time (target: 10x real time for 25 fps = 250 fps);
+- detector: calls, ms per call, ms per analysed frame (the detector only runs on zones that changed);
+- peak memory (max RSS; target < 2 GB);
+- live CPU: CPU seconds spent per second of video in replay (below 1.0 means a live 25 fps feed is
+  kept up with on at most one core), with ``cv2.setNumThreads(1)``.
+
+Without the trained model in models/ it uses the ground-truth boxes as the detector (``--truth-boxes``,
+the default then), which measures the pipeline and not the model; say which in any report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _detector(args: argparse.Namespace, clip: Path) -> tuple[Any, str]:
+    if args.detector:
+        mod, _, attr = args.detector.partition(":")
+        obj = getattr(importlib.import_module(mod), attr)
+        return (obj() if callable(obj) else obj), args.detector
+    models = ROOT / "models"
+    if not args.truth_boxes and (models / "card_det.onnx").exists() and (models / "card_cls.onnx").exists():
+        from vision.detector import load_detector
+
+        return load_detector(), "shipped model (models/, onnxruntime, 1 thread)"
+    from vision.evaluate import TruthDetector
+
+    return TruthDetector(Path(f"{clip.with_suffix('')}.boxes.jsonl.gz")), "ground-truth boxes (no model)"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("clip", nargs="?", type=Path, help="a rendered clip (default: the first sample clip)")
+    ap.add_argument("--detector", help="card detector 'module:name' (default: the shipped model if present)")
+    ap.add_argument(
+        "--truth-boxes", action="store_true", help="use the clip's ground-truth boxes as detector"
+    )
+    ap.add_argument("--analyse-fps", type=float, default=12.5)
+    ap.add_argument("--threads", type=int, default=1, help="cv2.setNumThreads")
+    args = ap.parse_args()
+    cv2.setNumThreads(args.threads)
+
+    from vision.layout import load_layout
+    from vision.pipeline import PipelineConfig, TablePipeline
+    from vision.sources import iter_frames
+
+    clip = args.clip or next(iter(sorted((ROOT / "sample_footage").glob("*.mp4"))), None)
+    if clip is None or not clip.exists():
+        print("no clip: pass one, or render sample_footage/ first", file=sys.stderr)
+        return 2
+    import json
+
+    truth = json.loads(Path(f"{clip.with_suffix('')}.truth.json").read_text())
+    layout = load_layout(clip.parent / truth["layout"])
+    det, det_name = _detector(args, clip)
+
+    cap = cv2.VideoCapture(str(clip))
+    fps = float(cap.get(cv2.CAP_PROP_FPS)) or 25.0
+    w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+    cap.release()
+
+    # decode only, the same way the pipeline reads (decode every n-th, grab the rest)
+    t0 = time.perf_counter()
+    n = sum(1 for _ in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True))
+    dec = time.perf_counter() - t0
+
+    cfg = PipelineConfig(analyse_fps=args.analyse_fps)
+    pipe = TablePipeline(layout, det, cfg)
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    frames = analysed = states = 0
+    for fr in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True):
+        frames += 1
+        if fr.image is None:
+            continue
+        analysed += 1
+        if pipe.process(fr.frame, fr.t, fr.image) is not None:
+            states += 1
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    video_s = frames / fps
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    print(
+        f"clip: {clip.name} ({w}x{h}, {fps:g} fps, {frames} frames = {video_s:.1f} s); detector: {det_name}"
+    )
+    print(f"decode only:  {n / dec:7.1f} fps")
+    print(
+        f"replay:       {frames / wall:7.1f} fps = {video_s / wall:5.1f}x real time "
+        f"(target 10x = {10 * fps:g} fps); {analysed} frames analysed at {args.analyse_fps:g}/s, "
+        f"{states} state changes"
+    )
+    per_call = 1000 * pipe.detector_seconds / max(1, pipe.detector_calls)
+    print(
+        f"detector:     {pipe.detector_calls} calls, {per_call:.1f} ms/call, "
+        f"{1000 * pipe.detector_seconds / max(1, analysed):.2f} ms per analysed frame, "
+        f"{100 * pipe.detector_seconds / wall:.0f}% of replay time"
+    )
+    print(
+        f"pipeline:     {1000 * (wall - pipe.detector_seconds) / max(1, frames):.2f} ms per frame without detector"
+    )
+    print(
+        f"CPU-bound:    {frames / cpu:7.1f} fps by CPU time (the machine is shared: wall time overstates cost)"
+    )
+    print(f"peak memory:  {peak_mb:.0f} MB (target < 2048 MB)")
+    print(
+        f"live CPU:     {cpu / video_s:.2f} CPU-seconds per video second "
+        f"({'keeps up' if cpu / video_s < 1 else 'does NOT keep up'} with {fps:g} fps on one core; "
+        f"cv2 threads {args.threads})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
