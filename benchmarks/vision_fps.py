@@ -116,10 +116,12 @@ def main() -> int:
         f"{100 * pipe.detector_seconds / wall:.0f}% of replay time"
     )
     print(
-        f"pipeline:     {1000 * (wall - pipe.detector_seconds) / max(1, frames):.2f} ms per frame without detector"
+        f"pipeline:     {1000 * (wall - pipe.detector_seconds) / max(1, frames):.2f} ms per frame "
+        "without detector"
     )
     print(
-        f"CPU-bound:    {frames / cpu:7.1f} fps by CPU time (the machine is shared: wall time overstates cost)"
+        f"CPU-bound:    {frames / cpu:7.1f} fps by CPU time "
+        "(the machine is shared: wall time overstates cost)"
     )
     print(f"peak memory:  {peak_mb:.0f} MB (target < 2048 MB)")
     print(

@@ -324,7 +324,7 @@ class TablePipeline:
                 z.changed_since = t
             by_skin = np.count_nonzero(skin & z.core) / z.core_area >= cfg.zone_occlusion_fraction
             by_edge = np.count_nonzero(edge & z.core) / z.core_area >= cfg.zone_occlusion_fraction
-            z.occluded = by_skin or by_edge
+            z.occluded = bool(by_skin or by_edge)
             if by_skin:
                 continue
             # an edge blob that lies still for long is no passing arm (a card pushed half out): read it
