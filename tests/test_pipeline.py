@@ -179,3 +179,17 @@ def test_config_is_validated() -> None:
         PipelineConfig(stable_frames=0)
     assert json.loads(PipelineConfig().model_dump_json())["analyse_fps"] == 12.5
     assert np.isfinite(CFG.zone_occlusion_fraction)
+
+
+def test_arm_over_the_high_hand_leaves_the_low_hand_readable() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    t.arm = (300.0, 640.0)  # the hand rests on seat 1's high hand (x 150-480); the low area is clear
+    _run(p, t, 3, 8)
+    t.cards.append(("Qh", 560, 620))  # a card put in the low area meanwhile
+    states = _run(p, t, 8, 11)
+    s = states[-1]
+    assert "seat1.high" in s.occluded and "seat1.low" not in s.occluded
+    assert (s.seat(1).high, s.seat(1).low) == (["As", "Kd"], ["Qh"])

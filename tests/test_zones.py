@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from test_pipeline_synth import ColourDetector, SynthTable, make_layout
 
 from vision.zones import build_regions, local_scale
@@ -78,3 +79,36 @@ def test_small_crop_and_mask_sizes() -> None:
     small = r.rectify(SynthTable(make_layout()).frame(), 0.25)
     assert small.shape[:2] == r.zone_mask(0.25).shape
     assert 0 < (r.zone_mask() > 0).mean() < 1
+
+
+def test_a_turned_seat_is_rectified_upright_in_its_own_frame() -> None:
+    """A seat whose boxes are turned 30 degrees (towards the dealer): its crop turns with them, so a
+    card lying along the seat's boxes is upright in the crop (taller than wide)."""
+    lay = make_layout()
+    a = np.radians(30)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    c = np.array([400.0, 650.0])
+
+    def turn(poly: list[dict[str, float]]) -> list[dict[str, float]]:
+        return [
+            dict(zip("xy", (c + rot @ (np.array([p["x"], p["y"]]) - c)).tolist(), strict=True)) for p in poly
+        ]
+
+    data = lay.model_dump(mode="json")
+    for k in ("high", "low", "deal"):
+        data["seats"][0][k] = turn(data["seats"][0][k])
+    turned = type(lay).model_validate(data)
+    r = next(r for r in build_regions(turned) if r.name == "seat1")
+    # draw a card turned by 30 degrees at the high box's centre
+    import cv2
+
+    img = np.zeros((720, 1280, 3), np.uint8)
+    ctr = c + rot @ (np.array([315.0, 620.0]) - c)
+    q = np.array([[-31.5, -44.0], [31.5, -44.0], [31.5, 44.0], [-31.5, 44.0]]) @ rot.T + ctr
+    h = turned.homography()
+    qi = np.concatenate([q, np.ones((4, 1))], 1) @ h.T
+    cv2.fillPoly(img, [np.round(qi[:, :2] / qi[:, 2:3]).astype(np.int32)], (255, 0, 0))
+    dets = ColourDetector().detect(r.rectify(img))
+    x1, y1, x2, y2 = dets.xyxy[0]
+    assert (y2 - y1) / (x2 - x1) == pytest.approx(88 / 63, rel=0.08)
+    assert r.assign(dets.centers) == ["seat1.high"]
