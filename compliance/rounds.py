@@ -334,6 +334,8 @@ class RoundTracker:
         self.closed: list[RoundState] = []
         self._next_round = 1
         self._lcd: int | None = None
+        self._lcd_read_t: float | None = None  # last state that showed an LCD value
+        self._last_end_t: float | None = None  # when the last round ended
         self._last: TableState | None = None
         self._first: TableState | None = None
         self._out: list[Event] = []  # events delivered while applying one state's changes
@@ -380,6 +382,7 @@ class RoundTracker:
             changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
         if state.lcd is not None and "lcd" not in hidden:
             seen.add("lcd")
+            self._lcd_read_t = state.t
             changes += self._zones["lcd"].observe(state.lcd, state.t, state.frame, debounce)
         for name, zone in self._zones.items():
             if name not in seen:
@@ -517,14 +520,20 @@ class RoundTracker:
         return any(any(self._cards(k[:-6])) for k in self._view if k.endswith(".cards"))
 
     def _new_round(self, ch: _Accepted, state: TableState) -> RoundState:
+        # The LCD value counts for this round only if the LCD was read since the last round ended
+        # (a value left from the last round is no evidence of this round's start position).
+        fresh = self._lcd_read_t is not None and (
+            self._last_end_t is None or self._lcd_read_t > self._last_end_t
+        )
+        lcd = self._lcd if fresh else None
         rnd = RoundState(
             number=self._next_round,
             layout=self.layout,
             config=self.config,
             t_start=ch.t,
             frame_start=ch.frame,
-            lcd=self._lcd,
-            lcd_seen=self._lcd is not None,
+            lcd=lcd,
+            lcd_seen=lcd is not None,
             last_state=state,
         )
         self._next_round += 1
@@ -569,6 +578,7 @@ class RoundTracker:
                 return
             rnd.t_end = ch.t
             rnd.ended = True
+            self._last_end_t = state.t
             self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
             self.closed.append(rnd)
 

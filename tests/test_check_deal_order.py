@@ -83,3 +83,16 @@ def test_a_spot_passed_over_in_plain_view_is_reported_when_the_next_hand_lands()
     t.deal("seat3").deal("seat1")
     [f] = Run(_finish(t)).of(CHECK)
     assert f.frame == at and f.seat is None and "seat3 passed over" in f.observed
+
+
+def test_an_lcd_value_left_from_the_last_round_is_not_this_rounds_start() -> None:
+    # Round 1 with LCD 2; then the LCD goes dark and round 2's start is never read; its deal
+    # starts at seat 1: only the counter-clockwise order can be judged, and it holds.
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1).turn(3)
+    t.lcd_value = None  # the LCD goes dark as the cards are collected
+    t.collect_all().hold(1).chips(1, 3).deal_all(lcd=1)
+    _finish(t)
+    run = Run(t)
+    assert [r.lcd for r in run.rounds] == [2, None]
+    assert run.findings == []
