@@ -152,8 +152,8 @@ class UnsetSeatsCheck(Check):
             if p.seat == besides or p.is_set:
                 continue
             # What was known at the event: a hiding or a pending change that began after it is news.
-            if p.hidden_since is not None and p.hidden_since <= event.t:
-                doubtful[p.name] = "hidden"
+            if (p.hidden_since is not None and p.hidden_since <= event.t) or p.visible_since > event.t:
+                doubtful[p.name] = "hidden"  # hidden at the event (in view again only since)
             elif p.pending_since is not None and p.pending_since <= event.t:
                 doubtful[p.name] = "cards moving"
             elif p.status == "empty":
