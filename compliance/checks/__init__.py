@@ -1,6 +1,25 @@
 """The checks of SPEC.md "Events and checks", one small unit each (see each module's docstring for
 its exact trigger and confidence). SETTLEMENT is not here: it needs chips outcomes that the table
 state does not carry yet.
+
+The seat of each finding (``evaluate`` matches findings by round, check id and seat; the renderer's
+ground truth uses the same convention):
+
+=========================== ==========================================================
+IVERIFY-SEAT-EARLY          the seat shown on the display ("SEAT n")
+IVERIFY-DEALER-EARLY        None (the table)
+IVERIFY-NOT-VISIBLE         None
+DEALER-REVEAL-EARLY         None
+HAND-TOUCHED-AFTER-REVEAL   the seat whose set hand changed
+HOUSE-WAY                   None for the dealer; the seat for a hand set through i-Verify
+FOUL-MISHANDLED             the fouled seat
+DEAL-ORDER                  the seat that got a hand out of turn (None: the dealer, or a spot
+                            passed over / never dealt)
+CARD-COUNT                  the seat (None for the dealer)
+FOREIGN-CARD                the first seat holding the card (None if only the dealer)
+=========================== ==========================================================
+
+Each finding is made once per round and key (per seat where the check concerns one).
 """
 
 from __future__ import annotations
