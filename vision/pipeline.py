@@ -70,7 +70,7 @@ class PipelineConfig(BaseModel):
     stable_frames: int = Field(2, ge=1, description="still analysed frames before a changed region is read")
     confirm_reads: int = Field(2, ge=1, description="agreeing reads that settle a new reading")
     force_after_s: float = Field(3.0, gt=0, description="read a changed, unoccluded region after this anyway")
-    zone_occlusion_fraction: float = Field(0.2, gt=0, le=1, description="occluder share that hides a zone")
+    zone_occlusion_fraction: float = Field(0.3, gt=0, le=1, description="occluder share that hides a zone")
     skin_blob_fraction: float = Field(0.03, gt=0, le=1, description="skin blobs this big (of a crop) occlude")
     edge_blob_fraction: float = Field(
         0.03,
