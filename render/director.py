@@ -179,7 +179,7 @@ class Director:
         rad = math.radians(self.geo.seat_angle(int(who[4:])))
         cx, cy = self.geo.dealer_centre
         c, s = math.cos(rad), math.sin(rad)
-        return (cx + 1350 * c, cy + 1350 * s), (cx + 980 * c, cy + 980 * s)
+        return (cx + 1350 * c, cy + 1350 * s), (cx + 1000 * c, cy + 1000 * s)
 
     def _arm_to(self, x: float, y: float, seconds: float, who: str = "dealer") -> None:
         """Move a hand to (x, y) (from off the table if that arm is not out)."""
@@ -649,30 +649,42 @@ class Director:
         self.hold(0.8)
         self._iv = IVerifyView()
 
-        # --- HAND-TOUCHED-AFTER-REVEAL: a player swaps a card between his piles ---
+        # --- HAND-TOUCHED-AFTER-REVEAL: a player picks his set hand up again and re-sets it otherwise ---
         if CheckId.HAND_TOUCHED_AFTER_REVEAL in v:
             s = pick_seat(CheckId.HAND_TOUCHED_AFTER_REVEAL, active_list)
             pos = f"seat{s}"
             h = hands[pos]
-            hi_id = next(c for c in pile_ids[pos] if self._cards[c].zone.endswith(".high"))
-            lo_id = next(c for c in pile_ids[pos] if self._cards[c].zone.endswith(".low"))
-            hi_pose, lo_pose = self._cards[hi_id].pose, self._cards[lo_id].pose
+            ids = list(pile_ids[pos])
+            hi_ids = [c for c in ids if self._cards[c].zone.endswith(".high")]
+            lo_ids = [c for c in ids if self._cards[c].zone.endswith(".low")]
             self._finding(
                 CheckId.HAND_TOUCHED_AFTER_REVEAL,
                 s,
                 "set hand untouched after the dealer's reveal",
-                f"seat {s} swapped a card between high and low",
-                frame=self.frame + max(1, round(0.3 * FPS)),  # the cards start to move once his hand is there
+                f"seat {s} picked the set hand up and set it again, swapping a card between high and low",
+                frame=self.frame
+                + max(1, round(0.3 * FPS)),  # the cards leave the felt once his hand is there
             )
-            self.move(
-                [(hi_id, lo_pose, f"{pos}.low", face_up), (lo_id, hi_pose, f"{pos}.high", face_up)],
-                0.7,
-                arm=pos,
-            )
-            t_hi, t_lo = self._cards[hi_id].token, self._cards[lo_id].token
-            h.high = [t_lo if t == t_hi else t for t in h.high]
-            h.low = [t_hi if t == t_lo else t for t in h.low]
-            self._event(EventKind.HAND_CHANGED, pos, high=h.high, low=h.low, detail="player swapped a card")
+            (lx, ly), _ = self._home(pos, 0.0)  # into the player's hands, off the felt
+            lap = [Pose(lx, ly, *geo.seat_up(s)) for _ in ids]
+            self.move([(c, p, "moving", face_up) for c, p in zip(ids, lap, strict=True)], 0.6, arm=pos)
+            self._arm = None
+            self.hold(1.2)
+            # Swap one high card with one low card, then lay the piles down again.
+            hi_ids[0], lo_ids[0] = lo_ids[0], hi_ids[0]
+            if face_up:
+                hp, lp = geo.fan(s, "high", len(hi_ids)), geo.fan(s, "low", len(lo_ids))
+            else:
+                hp, lp = geo.pile(s, "high", len(hi_ids), rng), geo.pile(s, "low", len(lo_ids), rng)
+            moves = [(c, p, f"{pos}.high", face_up) for c, p in zip(hi_ids, hp, strict=True)]
+            moves += [(c, p, f"{pos}.low", face_up) for c, p in zip(lo_ids, lp, strict=True)]
+            (shx, shy), _ = self._home(pos, 0.0)
+            self._arm = ArmPose(lx, ly, shx, shy, pos)
+            self.move(moves, 0.6, arm=pos, reach=0.1)
+            h.high = [self._cards[c].token for c in hi_ids]
+            h.low = [self._cards[c].token for c in lo_ids]
+            pile_ids[pos] = hi_ids + lo_ids
+            self._event(EventKind.HAND_CHANGED, pos, high=h.high, low=h.low, detail="player re-set his hand")
             self._arm_away(0.35)
             self.hold(0.6)
 
