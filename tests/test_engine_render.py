@@ -145,19 +145,17 @@ def _stacked(state: TableState) -> TableState:
 
 @pytest.mark.parametrize("path", TIMING, ids=[p.stem for p in TIMING])
 def test_rendered_scenario_with_piles_seen_as_one_back(path: Path) -> None:
-    """With ``face_down_counts_exact=False`` every finding but a swap inside face-down piles (which
-    no camera can see when a pile shows one back) is still found, and nothing else."""
+    """With ``face_down_counts_exact=False`` nothing false is found, and every true finding is found
+    except, possibly, a touch of face-down piles that only changed how many backs they hold (no
+    camera sees that when a pile shows one back; a hand lifted and put back is still seen)."""
     layout, director, states = _clip(path, 0)
     monitor = _monitor(layout, face_down_counts_exact=False)
     found = []
     for state in states:
         found += monitor.feed(_stacked(state)).findings
     found += monitor.finish().findings
-    invisible = {"HAND-TOUCHED-AFTER-REVEAL"} if not layout.face_up_dealing else set()
-    truth = sorted(
-        (f.round, f.check_id.value, f.seat)
-        for r in director.rounds
-        for f in r.findings
-        if f.check_id.value not in invisible
-    )
-    assert sorted((f.round, f.check_id.value, f.seat) for f in found) == truth
+    truth = {(f.round, f.check_id.value, f.seat) for r in director.rounds for f in r.findings}
+    got = {(f.round, f.check_id.value, f.seat) for f in found}
+    assert got <= truth
+    assert {c for _, c, _ in truth - got} <= {"HAND-TOUCHED-AFTER-REVEAL"}
+
