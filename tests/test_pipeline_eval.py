@@ -122,6 +122,11 @@ def test_eval_vision_with_truth_boxes_and_with_a_detector(tmp_path: Path) -> Non
         app, ["eval-vision", str(clip), "--detector", "test_pipeline_synth:ColourDetector"]
     )
     assert r.exit_code == 0, r.output
+    lay = str(tmp_path / "table.yaml")
+    r = CliRunner().invoke(app, ["watch", str(clip), "--layout", lay, "--truth-boxes", "--json"])
+    assert r.exit_code == 0, r.output
+    last = TableState.model_validate_json(r.output.splitlines()[-1])
+    assert (last.seat(1).high, last.seat(1).low, last.dealer.low) == (["As", "Kd"], ["9h"], ["Qh"])
 
 
 @pytest.mark.slow

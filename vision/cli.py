@@ -80,8 +80,13 @@ def register(app: typer.Typer) -> None:
         detector: Annotated[
             str | None, typer.Option(help="card detector 'module:name' (default: the shipped model)")
         ] = None,
+        truth_boxes: Annotated[
+            bool,
+            typer.Option(help="detect with the rendered clip's <clip>.boxes.jsonl.gz (no model; tests)"),
+        ] = False,
     ) -> None:
         """Print the table-state changes of a source."""
+        from vision.evaluate import EvalError
         from vision.layout import LayoutError, load_layout
         from vision.pipeline import PipelineConfig, watch
         from vision.sources import SourceError
@@ -90,10 +95,17 @@ def register(app: typer.Typer) -> None:
             lay = load_layout(layout)
             cfg = PipelineConfig(analyse_fps=analyse_fps or None)
             prev = None
-            for r in watch(source, lay, detector=_load_detector(detector), config=cfg):
+            det = _load_detector(detector)
+            if truth_boxes:
+                from vision.evaluate import TruthDetector
+
+                det = TruthDetector(
+                    Path(source).with_suffix("").with_name(Path(source).stem + ".boxes.jsonl.gz")
+                )
+            for r in watch(source, lay, detector=det, config=cfg):
                 print(r.state.model_dump_json() if json_out else describe_change(prev, r.state), flush=True)
                 prev = r.state
-        except (LayoutError, SourceError) as e:
+        except (LayoutError, SourceError, EvalError) as e:
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(1) from e
 

@@ -110,14 +110,17 @@ def _read_boxes(path: Path) -> dict[int, list[dict[str, Any]]]:
     if not path.exists():
         raise EvalError(f"{path}: ground-truth boxes file not found")
     out: dict[int, list[dict[str, Any]]] = {}
-    with gzip.open(path, "rt") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    rec = json.loads(line)
-                    out[int(rec["frame"])] = rec["cards"]
-                except (ValueError, KeyError) as e:
-                    raise EvalError(f"{path}:{i}: bad boxes line: {e}") from e
+    try:
+        with gzip.open(path, "rt") as f:
+            for i, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        rec = json.loads(line)
+                        out[int(rec["frame"])] = rec["cards"]
+                    except (ValueError, KeyError) as e:
+                        raise EvalError(f"{path}:{i}: bad boxes line: {e}") from e
+    except (EOFError, OSError) as e:  # truncated or not gzip
+        raise EvalError(f"{path}: cannot read (truncated or not gzip?): {e}") from e
     return out
 
 
