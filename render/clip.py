@@ -28,7 +28,15 @@ from render.table import build_layout, write_layout
 from vision.layout import Point, TableLayout
 from vision.state import DealerState, IVerifyState, SeatState, TableState
 
-__all__ = ["ClipStats", "RenderError", "layout_file_name", "plan_clip", "render_clip", "render_frames"]
+__all__ = [
+    "ClipStats",
+    "RenderError",
+    "layout_file_name",
+    "plan_clip",
+    "render_clip",
+    "render_frames",
+    "true_state",
+]
 
 _ART_SOURCE_WIDTH = 100  # card_width passed to load_deck (then resized for the frame)
 
@@ -156,6 +164,9 @@ def _true_state(layout: TableLayout, scene: FrameScene, k: int, occluded: list[s
         ),
         occluded=occluded,
     )
+
+
+true_state = _true_state  # public name: the true TableState of a director frame (occluded zones given)
 
 
 def _box_json(b: CardBox) -> dict[str, object]:
