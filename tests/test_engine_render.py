@@ -2,7 +2,7 @@
 exactly the findings the renderer injected out (check id, seat, round), every round rebuilt.
 
 The states are the renderer's true ``TableState`` at every change (what ``<clip>.states.jsonl``
-holds), made without drawing a frame (``render.clip.plan_clip``), so this needs no video.
+holds), made without drawing a frame (``render.clip.plan_clip`` and ``true_state``), so this needs no video.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from compliance.engine import DEFAULT_HOUSE_WAYS, Monitor, MonitorConfig
-from render.clip import _true_state, plan_clip
+from render.clip import plan_clip, true_state
 from render.director import FPS, Director
 from render.scenario import load_scenario
 from rules.houseway import HouseWay, load_house_way
@@ -48,7 +48,7 @@ def _clip(path: Path, seed: int) -> tuple[TableLayout, Director, list[TableState
         if states and scene == director.frames[k - 1]:  # a still table: same state, next frame
             states.append(states[-1].model_copy(update={"frame": k, "t": round(k / FPS, 3)}))
         else:
-            states.append(_true_state(layout, scene, k, []))
+            states.append(true_state(layout, scene, k, []))
     return layout, director, states
 
 
