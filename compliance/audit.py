@@ -33,6 +33,7 @@ from compliance.live import (
     StreamFrame,
     StreamProcessor,
     default_monitor,
+    monitor_for,
     stream_frames,
     warm_up,
 )
@@ -283,7 +284,7 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         source = job.video or job.states or job.clip
         proc = StreamProcessor(
             layout,
-            (monitor_factory or default_monitor)(layout),
+            (monitor_factory or monitor_for(job.mode == "states"))(layout),
             source_name=Path(source).name,
             evidence_dir=tmp / "evidence",
             evidence_base=tmp,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import functools
 import queue
 import signal
 import threading
@@ -40,6 +41,7 @@ __all__ = [
     "StreamFrame",
     "StreamProcessor",
     "default_monitor",
+    "monitor_for",
     "read_states",
     "run_live",
     "stream_frames",
@@ -74,14 +76,23 @@ class MonitorLike(Protocol):
 MonitorFactory = Callable[[TableLayout], MonitorLike]
 
 
-def default_monitor(layout: TableLayout) -> MonitorLike:
-    """The compliance engine's Monitor with the table's default house way and settings."""
+def default_monitor(layout: TableLayout, *, camera: bool = True) -> MonitorLike:
+    """The compliance engine's Monitor with the table's default house way and settings.
+
+    ``camera``: the states come from the camera pipeline, which sees a stacked face-down pile as
+    one or two backs, so pile sizes are not taken as counts. Ground-truth states list every card.
+    """
     try:
-        from compliance.engine import Monitor  # type: ignore[import-not-found,unused-ignore]
+        from compliance.engine import Monitor, MonitorConfig
     except ImportError as e:
         raise StreamError(f"the compliance engine (compliance/engine.py) is not available: {e}") from e
-    monitor: MonitorLike = Monitor(layout)
+    monitor: MonitorLike = Monitor(layout, config=MonitorConfig(face_down_counts_exact=not camera))
     return monitor
+
+
+def monitor_for(states: bool) -> MonitorFactory:
+    """The default monitor for ground-truth ``states`` or for camera input."""
+    return functools.partial(default_monitor, camera=not states)
 
 
 @dataclass
@@ -587,7 +598,7 @@ def run_live(
 
     import cv2  # noqa: F401  (loaded now, not when the first alert is being drawn)
 
-    factory = monitor_factory or default_monitor
+    factory = monitor_factory or monitor_for(states is not None)
     monitor = factory(layout)  # a missing engine is an error before anything is opened
     warm_up(layout, factory)
     writer = AlertWriter(alerts_path, on_written=written)

@@ -289,7 +289,8 @@ class FakeMonitor:
         return FakeUpdate()
 
 
-def fake_factory(layout: TableLayout) -> FakeMonitor:
+def fake_factory(layout: TableLayout, *, camera: bool = True) -> FakeMonitor:
+    """Stands in for ``default_monitor`` (which takes ``camera``: the fake counts nothing)."""
     return FakeMonitor(layout)
 
 

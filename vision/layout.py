@@ -131,7 +131,7 @@ class TableLayout(_Model):
         """A table-coordinate polygon as an (N, 2) float array of image pixels."""
         h = self.homography()
         pts = np.array([[p.x, p.y, 1.0] for p in polygon], dtype=np.float64) @ h.T
-        return pts[:, :2] / pts[:, 2:3]
+        return np.asarray(pts[:, :2] / pts[:, 2:3], dtype=np.float64)
 
     def seat(self, n: int) -> SeatZones:
         for s in self.seats:
