@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
             for r in watch(source, lay, detector=det, config=cfg):
                 print(r.state.model_dump_json() if json_out else describe_change(prev, r.state), flush=True)
                 prev = r.state
-        except (LayoutError, SourceError, EvalError) as e:
+        except (LayoutError, SourceError, EvalError, FileNotFoundError) as e:
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(1) from e
 
@@ -177,7 +177,7 @@ def register(app: typer.Typer) -> None:
                 min_rounds,
                 json_out,
             )
-        except EvalError as e:
+        except (EvalError, FileNotFoundError) as e:  # (no model in models/: try --truth-boxes)
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(2) from e
         if not ok:

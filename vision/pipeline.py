@@ -101,17 +101,10 @@ class FrameResult(NamedTuple):
 
 
 def load_shipped_detector() -> CardDetector:
-    """The trained detector shipped in models/ (vision.detector)."""
-    from vision import detector as _det  # the detector engineer's module
+    """The trained detector shipped in models/ (``vision.detector.load_detector``, onnxruntime)."""
+    from vision.detector import load_detector
 
-    for name in ("load_detector", "load_default", "default_detector"):
-        fn = getattr(_det, name, None)
-        if callable(fn):
-            return fn()  # type: ignore[no-any-return]
-    cls = getattr(_det, "OnnxCardDetector", None) or getattr(_det, "CardDetectorOnnx", None)
-    if cls is not None:
-        return cls()  # type: ignore[no-any-return]
-    raise ImportError("vision.detector has no load_detector() or OnnxCardDetector")
+    return load_detector()
 
 
 class _LazyDetector:
@@ -154,8 +147,7 @@ class _Watch:
     region: Region
     scale: float
     zones: list[_ZoneWatch]
-    settled: np.ndarray | None = None  # small crop as last read, zone by zone
-    prev: np.ndarray | None = None
+    prev: np.ndarray | None = None  # the previous analysed frame's small crop (motion test)
     zone_names: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -277,8 +269,6 @@ class TablePipeline:
             np.ones(small.shape[:2], bool) if w.prev is None else _diff(small, w.prev) > cfg.diff_level
         )
         w.prev = small
-        if w.settled is None:
-            w.settled = small
         changed_px = np.zeros(small.shape[:2], bool)
         diffs: dict[int, np.ndarray] = {}  # zones settled together share their reference crop
         zone_changed: list[np.ndarray] = []
