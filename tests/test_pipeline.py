@@ -193,3 +193,19 @@ def test_arm_over_the_high_hand_leaves_the_low_hand_readable() -> None:
     s = states[-1]
     assert "seat1.high" in s.occluded and "seat1.low" not in s.occluded
     assert (s.seat(1).high, s.seat(1).low) == (["As", "Kd"], ["Qh"])
+
+
+def test_watch_a_folder_starts_each_clip_afresh(tmp_path: Path) -> None:
+    lay = make_layout()
+    a = SynthTable(lay, lcd=3, cards=[("As", 250, 620)])
+    b = SynthTable(lay, lcd=6)
+    write_clip(tmp_path / "a.avi", [a.frame(i) for i in range(12)], fps=25.0)
+    write_clip(tmp_path / "b.avi", [b.frame(i) for i in range(12)], fps=25.0)
+    res = [
+        r.state
+        for r in watch(tmp_path, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5))
+    ]
+    lcds = [s.lcd for s in res]
+    assert lcds[0] == 3 and lcds[-1] == 6
+    first_b = next(s for s in res if s.lcd == 6)
+    assert first_b.seat(1).high == [] and first_b.frame < 12 and first_b.t < 0.5  # b's own time
