@@ -20,7 +20,8 @@ Layout written by :func:`export_training` under ``out``::
     det/labels/{train,val}/*.txt     YOLO labels, 2 classes: 0 = card index, 1 = card back
     det/truth/{train,val}/*.json     the same boxes with the card (54-class id) and visibility
     det/data.yaml                    ultralytics dataset file (2 classes)
-    cls/{train,val}/<class>/*.png    square crops around index boxes, 54 folders: c00..c52
+    cls/{train,val}/<class>/*.png    square crops around index boxes (those at least
+                                     ``MIN_CLS_INDEX_PX`` long), 54 folders: c00..c52
                                      (faces in card-code order, c52 = Joker) and c53 = not an index
     zones/*.jpg + zones/*.json       larger zone-like crops (a spread hand on felt) for eval
     export.json                      an ``ExportSummary``
@@ -45,6 +46,7 @@ from rules.cards import DECK, JOKER
 __all__ = [
     "CLS_CLASS_NAMES",
     "CLS_IMGSZ",
+    "MIN_CLS_INDEX_PX",
     "NOT_INDEX_CLASS",
     "ExportSummary",
     "Scene",
@@ -57,6 +59,7 @@ __all__ = [
 
 _ART_WIDTH = 200  # artwork raster width (px); cards are scaled down from it
 CLS_IMGSZ = 40  # classifier crop size (px)
+MIN_CLS_INDEX_PX = 12  # index boxes smaller than this (longer side, px) give no classifier crop
 NOT_INDEX_CLASS = 53  # classifier's "not a card index" class (same id as BACK in vision.detections)
 CLS_CLASS_NAMES: tuple[str, ...] = tuple(f"c{i:02d}" for i in range(54))
 _MIN_INDEX_VISIBLE = 0.7
@@ -238,9 +241,22 @@ def _background(rng: np.random.Generator, w: int, h: int, decks: Sequence[str]) 
     return np.asarray(np.clip(img, 0, 255), np.float32)
 
 
+def _angle(rng: np.random.Generator) -> float:
+    """A card's turn: mostly near upright or upside down (the camera pipeline feeds rectified zone
+    crops), sometimes any angle."""
+    r = rng.random()
+    if r < 0.3:
+        return float(rng.uniform(-math.pi, math.pi))
+    return float(rng.normal(0, 0.2) + (math.pi if r > 0.85 else 0.0))
+
+
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     out: np.ndarray = img.astype(np.float32)
+    if rng.random() < 0.3:  # low resolution: a small part of a 720p frame, scaled up by the pipeline
+        f = float(rng.uniform(1.5, 4.0))
+        small = cv2.resize(out, (max(8, round(w / f)), max(8, round(h / f))), interpolation=cv2.INTER_AREA)
+        out = np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
     # lighting gradient and colour cast
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, 2 * math.pi)
@@ -302,14 +318,15 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
     """Where the cards go: a list of placements (bottom first), card ids still to be drawn."""
     mode = rng.choice(["spread", "spread", "spread", "row", "pile", "loose", "mixed"])
     placed: list[_Placed] = []
-    cw = float(rng.uniform(0.16, 0.42) * min(w, h) * (1.4 if mode == "loose" else 1.0))
+    # card width: from a small card in a wide view up to a zone crop that one card nearly fills
+    cw = float(rng.uniform(0.16, 0.55) * min(w, h) * (1.3 if mode in ("loose", "pile") else 1.0))
     if mode in ("spread", "mixed"):
         groups = 1 if mode == "spread" else 2
         for _g in range(groups):
             k = int(rng.integers(2, 8))
             gcw = cw * rng.uniform(0.8, 1.1)
             step = gcw * rng.uniform(0.15, 0.27)
-            ang = rng.uniform(-math.pi, math.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
+            ang = _angle(rng)
             back = rng.random() < 0.2
             cx0 = rng.uniform(0.2, 0.8) * w
             cy0 = rng.uniform(0.2, 0.8) * h
@@ -337,7 +354,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
     elif mode == "pile":
         k = int(rng.integers(2, 8))
         cx0, cy0 = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
-        ang = rng.uniform(-math.pi, math.pi)
+        ang = _angle(rng)
         spread = rng.uniform(0.02, 0.3) * cw
         for _ in range(k):
             x, y = cx0 + rng.normal(0, spread), cy0 + rng.normal(0, spread)
@@ -347,7 +364,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
     else:  # loose cards
         for _ in range(int(rng.integers(1, 5))):
             x, y = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
-            a = rng.uniform(-math.pi, math.pi)
+            a = _angle(rng)
             card = _BACK if rng.random() < 0.25 else -1
             placed.append(
                 _Placed(card, _card_homography(rng, cw * rng.uniform(0.7, 1.1), art_w, art_h, x, y, a))
@@ -592,6 +609,8 @@ def export_training(
                 if o.kind == "index":
                     for k in range(crops_per_index):
                         box = _jitter_box(rng, o.xyxy)
+                        if max(x1 - x0, y1 - y0) < MIN_CLS_INDEX_PX:
+                            continue  # too small to read: the classifier learns nothing from it
                         crop = crop_square(img, box)
                         cv2.imwrite(
                             str(

@@ -90,6 +90,12 @@ def train_detector(
     cls_hours: Annotated[
         float, typer.Option(help="classifier wall-time budget in hours (0 = by epochs)")
     ] = 0.0,
+    det_init: Annotated[
+        Path | None, typer.Option(help="continue the detector from these .pt weights")
+    ] = None,
+    cls_init: Annotated[
+        Path | None, typer.Option(help="continue the classifier from these .pt weights")
+    ] = None,
     threads: Annotated[int, typer.Option(help="torch threads")] = 2,
     seed: Annotated[int, typer.Option(help="training seed")] = 0,
 ) -> None:
@@ -108,6 +114,8 @@ def train_detector(
         cls_hours=cls_hours,
         threads=threads,
         seed=seed,
+        det_init=det_init,
+        cls_init=cls_init,
     )
     if out is not None:
         kw["out"] = out

@@ -227,7 +227,7 @@ class OnnxCardDetector:
         self._cls_in = self._cls.get_inputs()[0]
         self.imgsz = int(self._det_in.shape[2])
         cshape = self._cls_in.shape
-        self.cls_imgsz = int(cshape[2]) if isinstance(cshape[2], int) else 64
+        self.cls_imgsz = int(cshape[2]) if isinstance(cshape[2], int) else _meta_imgsz(self._cls)
         self._cls_batch_fixed = isinstance(cshape[0], int)
         self._cls_names = _class_names(self._cls)
         self.conf, self.iou, self.cls_conf, self.merge_distance = conf, iou, cls_conf, merge_distance
@@ -277,6 +277,17 @@ class OnnxCardDetector:
 
     def detect(self, image: np.ndarray) -> Detections:
         return merge_index_corners(self.detect_raw(image), self.merge_distance)
+
+
+def _meta_imgsz(session: Any) -> int:
+    """The input size ultralytics recorded in the model's metadata (``imgsz: [32, 32]``)."""
+    import ast
+
+    raw = session.get_modelmeta().custom_metadata_map.get("imgsz")
+    if not raw:
+        raise ValueError("classifier ONNX has a dynamic input size and no 'imgsz' metadata")
+    size = ast.literal_eval(raw)
+    return int(size[0] if isinstance(size, list | tuple) else size)
 
 
 def _class_names(session: Any) -> np.ndarray:

@@ -1,0 +1,87 @@
+"""The shipped ONNX detector (models/): it loads, and it reads the cards of a rendered image of a
+held-out deck (one it was never trained on). The weights ship with the repository, so a missing
+file is a failure, not a skip."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from render.artwork import VALIDATION_DECKS, load_deck
+from rules.cards import parse_cards
+from vision.detector import DEFAULT_MODELS_DIR, DetectorFiles, load_detector
+
+_HAND = parse_cards("As Kd 7h Tc 4s")
+
+
+def test_shipped_weights_exist() -> None:
+    files = DetectorFiles.in_dir(DEFAULT_MODELS_DIR)
+    files.check()
+    assert files.det.stat().st_size > 100_000 and files.cls.stat().st_size > 100_000
+
+
+def _row_of_cards(deck: str) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+    """Five cards of ``deck`` in a row on green felt, slightly turned: a crop like the i-Verify
+    display or a set hand, 400 x 220 px. Returns the image and each card's label and box."""
+    art = load_deck(deck, 200)
+    rng = np.random.default_rng(5)
+    img = np.zeros((220, 400, 3), np.float32)
+    img[:] = (40, 110, 30)
+    img += rng.normal(0, 6, img.shape)
+    truth = []
+    cw = 66
+    for i, card in enumerate(_HAND):
+        src = art.faces[card]
+        h, w = src.shape[:2]
+        s = cw / w
+        ang = math.radians(float(rng.uniform(-6, 6)))
+        cx, cy = 45 + i * 77, 110
+        c, si = math.cos(ang) * s, math.sin(ang) * s
+        m = np.array([[c, -si, cx - (c * w / 2 - si * h / 2)], [si, c, cy - (si * w / 2 + c * h / 2)]])
+        warped = cv2.warpAffine(src, m, (400, 220), flags=cv2.INTER_AREA)
+        a = warped[:, :, 3:4].astype(np.float32) / 255
+        img = img * (1 - a) + warped[:, :, :3] * a
+        ys, xs = np.nonzero(warped[:, :, 3] > 127)
+        truth.append((str(card), (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))))
+    return np.clip(img, 0, 255).astype(np.uint8), truth
+
+
+def _score(deck: str) -> tuple[int, int, list[str]]:
+    """(cards read right, detections of cards not in the image, labels found) for one deck's row."""
+    det = load_detector()
+    img, truth = _row_of_cards(deck)
+    found = det.detect(img)
+    assert found.xyxy.shape == (len(found), 4)
+    assert (found.xyxy[:, 0] >= 0).all() and (found.xyxy[:, 2] <= img.shape[1]).all()
+    right = 0
+    for label, (x0, _y0, x1, _y1) in truth:
+        right += any(
+            found.labels[i] == label and x0 - 5 <= (box[0] + box[2]) / 2 <= x1 + 5
+            for i, (box, _, _) in enumerate(found)
+        )
+    wrong = sum(1 for lab in found.labels if lab not in {t[0] for t in truth})
+    return right, wrong, found.labels
+
+
+# The committed model's baseline on these 5 rows (25 cards); a retrained model must not do worse.
+_BASELINE_RIGHT = 8
+
+
+def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> None:
+    results = {deck: _score(deck) for deck in VALIDATION_DECKS}
+    right = sum(r for r, _, _ in results.values())
+    wrong = sum(w for _, w, _ in results.values())
+    assert right >= _BASELINE_RIGHT, f"{right} of 25 cards read right (baseline {_BASELINE_RIGHT}): {results}"
+    assert wrong <= right, f"more wrong cards ({wrong}) than right ones ({right}): {results}"
+
+
+@pytest.mark.xfail(strict=True, reason="the target; the shipped model is under-trained (see MODEL_CARD.md)")
+@pytest.mark.parametrize("deck", VALIDATION_DECKS)
+def test_reads_a_row_of_held_out_deck_cards(deck: str) -> None:
+    right, wrong, labels = _score(deck)
+    expected = [str(c) for c in _HAND]
+    assert right >= 4, f"{deck}: found {labels}, expected {expected}"
+    assert wrong <= 1, f"{deck}: found {labels}, expected {expected}"
