@@ -4,7 +4,9 @@ file is a failure, not a skip."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,6 +14,7 @@ import pytest
 
 from render.artwork import VALIDATION_DECKS, load_deck
 from rules.cards import parse_cards
+from vision.detections import CLASSES
 from vision.detector import DEFAULT_MODELS_DIR, DetectorFiles, load_detector
 
 _HAND = parse_cards("As Kd 7h Tc 4s")
@@ -85,3 +88,24 @@ def test_reads_a_row_of_held_out_deck_cards(deck: str) -> None:
     expected = [str(c) for c in _HAND]
     assert right >= 4, f"{deck}: found {labels}, expected {expected}"
     assert wrong <= 1, f"{deck}: found {labels}, expected {expected}"
+
+
+def test_detect_command_prints_json_per_image_and_fails_on_unreadable(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    img, _ = _row_of_cards("simplistic")
+    good = tmp_path / "row.png"
+    cv2.imwrite(str(good), img)
+    res = CliRunner().invoke(app, ["detect", str(good), "--json", "--conf", "0.1"])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.output.strip().splitlines()[0])
+    assert rec["image"] == str(good)
+    for c in rec["cards"]:
+        assert c["card"] in CLASSES and len(c["xyxy"]) == 4 and 0 < c["confidence"] <= 1
+    bad = tmp_path / "not_an_image.png"
+    bad.write_text("no")
+    res = CliRunner().invoke(app, ["detect", str(bad)])
+    assert res.exit_code == 1
+    assert "not_an_image.png" in res.output
