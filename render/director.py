@@ -33,6 +33,8 @@ from vision.layout import TableLayout
 __all__ = ["ArmPose", "CardView", "Director", "FrameScene", "IVerifyView"]
 
 FPS = 25.0
+# A foul the dealer is about to re-set lies face up, his arm withdrawn, this long first (seconds).
+_FOUL_SHOWN_S = 1.2
 
 
 @dataclass(frozen=True)
@@ -721,7 +723,11 @@ class Director:
             mishandle = CheckId.FOUL_MISHANDLED in v and s in fouls
             if foul and policy_reset != mishandle:
                 # Re-set by the house way (7-card policy; or, mishandled, a 6-card foul that should lose).
-                self.hold(0.6)
+                # The dealer first shows the foul: his arm withdraws and the hand lies face up, in
+                # plain view, for _FOUL_SHOWN_S before he touches it again (a camera, like a
+                # surveillance officer, must see the setting that was fouled).
+                self._arm_away()
+                self.hold(_FOUL_SHOWN_S)
                 r_hi, r_lo = house_way(self.game, self._as_cards(h.cards))
                 new_high, new_low = [str(c) for c in r_hi], [str(c) for c in r_lo]
                 cur = {self._cards[c].token: c for c in ids}
@@ -749,6 +755,7 @@ class Director:
                     low=new_low,
                     detail="dealer re-set a foul hand by the house way",
                 )
+                self._arm_away()  # and withdraws at once: no arm lingering over the table (or the display)
             elif foul and mishandle:
                 mishandled_at[s] = -1  # finding when the dealer collects the hand instead
             self.hold(0.7)

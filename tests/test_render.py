@@ -229,3 +229,39 @@ def test_a_player_sets_with_his_own_arm_over_his_seat() -> None:
     _, _, boxes, state = next(render_frames(sc, 8, frames=[k]))
     assert any(z.startswith(f"{ev.position}.") for z in state.occluded)
     assert any(b.zone == "moving" and b.visible < 1.0 for b in boxes)
+
+
+@pytest.mark.parametrize(
+    ("game", "violations"),
+    [("seven-card", []), ("six-card", [Violation(check=CheckId.FOUL_MISHANDLED, seat=3)])],
+)
+def test_a_foul_lies_face_up_in_plain_view_for_1s_before_the_dealer_re_sets_it(
+    tmp_path: Path, game: str, violations: list[Violation]
+) -> None:
+    """7-card re-set (seed 002 3.7.2) or a mishandled 6-card re-set: the camera must see the foul."""
+    from render.batch import write_truth
+    from vision.state import BACK, TableState
+
+    sc = _small(game, fouls=[3], violations=violations)
+    truth = write_truth(sc, 5, tmp_path)
+    events = truth.rounds[0].events
+    shown = next(e for e in events if e.kind == EventKind.PLAYER_EXPOSED and e.seat == 3)
+    reset = next(e for e in events if e.kind == EventKind.HAND_CHANGED and e.seat == 3)
+    states = [
+        TableState.model_validate_json(line)
+        for line in (tmp_path / "t.states.jsonl").read_text().splitlines()
+    ]
+    longest, since = 0.0, None
+    for st in states:
+        if not shown.t <= st.t <= reset.t:
+            continue
+        seat = next(x for x in st.seats if x.seat == 3)
+        clear = not {"seat3.high", "seat3.low"} & set(st.occluded)
+        plain = clear and len(seat.high) == 5 and seat.low and BACK not in seat.high + seat.low
+        if plain and since is None:
+            since = st.t
+        elif not plain and since is not None:
+            longest, since = max(longest, st.t - since), None
+    if since is not None:
+        longest = max(longest, reset.t - since)
+    assert longest >= 1.0, f"foul in plain view for {longest:.2f} s only"
