@@ -519,7 +519,7 @@ class Director:
             self._iv = IVerifyView("seat", s, tuple(_display_order(high)), tuple(_display_order(low)))
             waiting = [x for x in unset_seats() if x != s]
             self._event(EventKind.IVERIFY_SEAT, f"seat{s}", high=high, low=low)
-            if waiting and CheckId.IVERIFY_SEAT_EARLY in v:
+            if waiting:  # what was staged, whichever injection staged it (seed 000 rule 5.a)
                 self._finding(
                     CheckId.IVERIFY_SEAT_EARLY,
                     s,
@@ -561,7 +561,7 @@ class Director:
             )
             self._event(EventKind.IVERIFY_DEALER, "dealer", high=d_high, low=d_low)
             waiting = unset_seats()
-            if waiting and CheckId.IVERIFY_DEALER_EARLY in v:
+            if waiting:  # what was staged, whichever injection staged it (seed 000 rule 5.a)
                 self._finding(
                     CheckId.IVERIFY_DEALER_EARLY,
                     None,
@@ -576,7 +576,7 @@ class Director:
             self.move([(c, p, "dealer.hand", True) for c, p in zip(ids, fan, strict=True)], 0.8)
             self._event(EventKind.DEALER_EXPOSED, "dealer", cards=[self._cards[c].token for c in ids])
             waiting = unset_seats()
-            if waiting and CheckId.DEALER_REVEAL_EARLY in v:
+            if waiting:  # what was staged, whichever injection staged it (seed 000 rule 5.a)
                 self._finding(
                     CheckId.DEALER_REVEAL_EARLY,
                     None,

@@ -203,7 +203,13 @@ def test_random_scenarios_with_violations_play_and_report_them(game: str, seed: 
     sc = random_scenario(game, seed, rounds=2, violation_rate=1.0, face_up_dealing=seed == 0)  # type: ignore[arg-type]
     _, director = plan_clip(sc, seed)
     for spec, rec in zip(sc.rounds, director.rounds, strict=True):
-        assert {v.check for v in spec.violations} == {f.check_id for f in rec.findings}
+        injected = {v.check for v in spec.violations}
+        found = {f.check_id for f in rec.findings}
+        assert injected <= found
+        # Anything beyond the injection is an ordering breach its staging really showed.
+        for check in found - injected:
+            assert check is CheckId.IVERIFY_SEAT_EARLY
+            assert injected & {CheckId.IVERIFY_DEALER_EARLY, CheckId.DEALER_REVEAL_EARLY}
         assert rec.t_end is not None and rec.t_start < rec.t_end
 
 
@@ -265,3 +271,23 @@ def test_a_foul_lies_face_up_in_plain_view_for_1s_before_the_dealer_re_sets_it(
     if since is not None:
         longest = max(longest, reset.t - since)
     assert longest >= 1.0, f"foul in plain view for {longest:.2f} s only"
+
+
+@pytest.mark.parametrize("check", [CheckId.IVERIFY_DEALER_EARLY, CheckId.DEALER_REVEAL_EARLY])
+def test_an_iverify_seat_shown_before_a_held_back_seat_sets_is_in_the_truth(check: CheckId) -> None:
+    """Seed 000 rule 5.a.i: the truth says what the staging showed, not only what was injected."""
+    sc = _small(iverify_seats=[5], violations=[Violation(check=check)])
+    _, director = plan_clip(sc, 4)
+    (rec,) = director.rounds
+    iv = next(e for e in rec.events if e.kind == EventKind.IVERIFY_SEAT)
+    late = [e.seat for e in rec.events if e.kind == EventKind.SEAT_SET and e.t > iv.t and e.seat != 5]
+    assert late  # the held-back seat set after the i-Verify seat was shown
+    [f] = [f for f in rec.findings if f.check_id is CheckId.IVERIFY_SEAT_EARLY]
+    assert f.seat == 5 and f.frame == iv.frame and str(late) in f.observed
+    assert check in {f.check_id for f in rec.findings}
+
+
+def test_no_ordering_finding_when_the_iverify_seat_comes_last() -> None:
+    sc = _small(iverify_seats=[5], violations=[Violation(check=CheckId.HOUSE_WAY)])
+    _, director = plan_clip(sc, 4)
+    assert {f.check_id for f in director.rounds[0].findings} == {CheckId.HOUSE_WAY}
