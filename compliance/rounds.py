@@ -85,7 +85,12 @@ class MonitorConfig(BaseModel):
         0.25, ge=0.0, description="a zone's new content counts once it has lasted this long (flicker filter)"
     )
     iverify_hidden_s: float = Field(
-        3.0, gt=0.0, description="IVERIFY-NOT-VISIBLE fires when the display is hidden longer than this"
+        5.0,
+        gt=0.0,
+        description="IVERIFY-NOT-VISIBLE fires when the display is hidden longer than this. 5 s: the "
+        "dealer's arm settling or re-setting the hands next to the display passes over it for up to "
+        "about 3 s (a passing arm is not a display surveillance cannot see), while a cover (a towel) "
+        "stays for the rest of the round, many seconds",
     )
     unset_grace_s: float = Field(
         1.0,

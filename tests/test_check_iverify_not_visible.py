@@ -24,15 +24,15 @@ def _round(hidden_s: float, *, occlude: bool = False) -> tuple[Table, int]:
     return t, start
 
 
-def test_wac_230_15_280_display_hidden_4s_in_a_round_is_a_breach_at_its_first_hidden_frame() -> None:
-    t, start = _round(4.0)
+def test_wac_230_15_280_display_hidden_6s_in_a_round_is_a_breach_at_its_first_hidden_frame() -> None:
+    t, start = _round(6.0)
     [f] = Run(t).of(CHECK)
     assert f.frame == start and f.seat is None
-    assert "for at least 3.1" in f.observed  # reported as soon as it passed 3 s
+    assert "for at least 5.1" in f.observed  # reported as soon as it passed 5 s
 
 
-def test_display_hidden_2s_is_under_the_threshold() -> None:
-    t, _ = _round(2.0)
+def test_display_hidden_4s_is_under_the_threshold() -> None:
+    t, _ = _round(4.0)
     assert Run(t).of(CHECK) == []
 
 
@@ -42,7 +42,7 @@ def test_threshold_is_a_setting() -> None:
 
 
 def test_an_arm_over_the_display_counts_as_hidden() -> None:
-    t, _ = _round(4.0, occlude=True)
+    t, _ = _round(6.0, occlude=True)
     assert len(Run(t).of(CHECK)) == 1
 
 
@@ -53,7 +53,14 @@ def test_hidden_between_rounds_is_not_judged() -> None:
 
 
 def test_states_only_at_changes_still_measure_the_hidden_spell() -> None:
-    t, start = _round(4.0)
+    t, start = _round(6.0)
     t.states = changes_only(t.states)
     [f] = Run(t).of(CHECK)
-    assert f.frame == start and "for at least 4.00" in f.observed
+    assert f.frame == start and "for at least 6.00" in f.observed
+
+
+def test_the_dealers_arm_passing_over_the_display_for_3s_is_not_a_breach() -> None:
+    # Random batch seed 1, b1-0090: a compliant foul re-set at seat 1 kept the arm over >= 20 % of
+    # the display for 3.04 s. An arm passing is not a display surveillance cannot see.
+    t, _ = _round(3.04, occlude=True)
+    assert Run(t).of(CHECK) == []

@@ -110,4 +110,4 @@ def test_five_rounds_in_a_row_at_25_fps_are_all_rebuilt() -> None:
 
 def test_default_config_values() -> None:
     cfg = MonitorConfig()
-    assert cfg.debounce_s == 0.25 and cfg.iverify_hidden_s == 3.0 and cfg.checks is None
+    assert cfg.debounce_s == 0.25 and cfg.iverify_hidden_s == 5.0 and cfg.checks is None
