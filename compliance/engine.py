@@ -125,6 +125,7 @@ class Monitor:
             if f.check_id is CheckId.FOREIGN_CARD and rnd.void_reason is None:
                 rnd.void_reason = f"FOREIGN-CARD at t={f.t:.2f}s, frame {f.frame}"
             self._findings.setdefault(rnd.number, []).append(f)
+            rnd.findings.append(f)  # later checks may read what earlier ones found
             self._new.append(f)
 
     def _record_of(self, rnd: RoundState) -> RoundRecord:

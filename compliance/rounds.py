@@ -60,7 +60,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from compliance.events import Event, EventKind
+from compliance.events import Event, EventKind, Finding
 from vision.layout import TableLayout
 from vision.state import BACK, TableState
 
@@ -265,6 +265,7 @@ class RoundState:
     ended: bool = False  # ROUND_END seen (False when the footage stopped first)
     last_state: TableState | None = None
     void_reason: str | None = None  # set by FOREIGN-CARD: later findings say the round is void
+    findings: list[Finding] = field(default_factory=list)  # made so far (the engine appends)
     version: int = 0  # counts accepted changes applied to this round
     confirmed: bool = False  # a second hand dealt, or play seen: not a stray card (see RoundTracker)
 

@@ -88,3 +88,26 @@ def test_wsgc_6card_rule6_dealer_off_the_house_way_is_a_breach() -> None:
     t.set(1).set(3).expose_dealer().dealer_set(wrong).turn(1).turn(3).collect_all().hold(1)
     [f] = Run(t).of(CHECK)
     assert f.seat is None and f"low {good[0]}" in f.expected
+
+
+def _iverify_seat_touched_after_reveal() -> Table:
+    # Seat 3 is set through i-Verify by the house way, then picks his hand up after the dealer's
+    # reveal and lays it down again with Kh and 9d swapped: the exposed hand differs from the display.
+    t = _to_reveal(PAIR_OF_KINGS, seat3=THREE_ACES).set(1)
+    t.iverify_seat(3, "Ah Ad 9d 6s 4h", "As Kh").set(3, "As Kh").iverify_blank()
+    t.expose_dealer().place(3, [], [], hold=1.5).place(3, ["BACK"] * 5, ["BACK"] * 2)
+    t.dealer_set().turn(1).place(3, "Ah Ad Kh 6s 4h", "As 9d").collect_all().hold(1)
+    return t
+
+
+def test_an_iverify_hand_touched_after_the_reveal_is_that_breach_not_a_house_way_one() -> None:
+    # Random batch seed 2, b2-0008: the touch was reported, then again as HOUSE-WAY for the same seat.
+    run = Run(_iverify_seat_touched_after_reveal())
+    assert [(f.check_id.value, f.seat) for f in run.findings] == [("HAND-TOUCHED-AFTER-REVEAL", 3)]
+
+
+def test_without_the_touch_check_the_changed_iverify_hand_is_still_judged() -> None:
+    # The skip rests on the touch finding itself, not on the hand having been lifted.
+    run = Run(_iverify_seat_touched_after_reveal(), checks=[CHECK])
+    [f] = run.of(CHECK)
+    assert f.seat == 3 and f.observed == "seat 3 (set through i-Verify) set high Ah Ad Kh 6s 4h / low As 9d"

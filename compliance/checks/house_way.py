@@ -12,7 +12,10 @@ compliant. Triggers:
 * player set through i-Verify (``set_by == "iverify"``): at its PLAYER_EXPOSED, the exposed setting
   against what the i-Verify display showed for that seat (the last display of that seat whose cards
   are the same cards); when the display's cards were never read, against the house way's setting of
-  the exposed cards. One finding per seat per round.
+  the exposed cards. One finding per seat per round. Not judged when that seat already has a
+  HAND-TOUCHED-AFTER-REVEAL finding in the round (that check runs first): a hand the player picked
+  up and re-set after the reveal no longer shows how the i-Verify set it, and the breach is the
+  touch, already reported, not a second one.
 
 Piles that do not read as a setting (backs, wrong counts, unknown tokens) are not judged here.
 """
@@ -46,7 +49,7 @@ class HouseWay(Check):
                 return []
         elif event.kind is EventKind.PLAYER_EXPOSED and event.position is not None:
             p = rnd.positions[event.position]
-            if p.set_by != "iverify":
+            if p.set_by != "iverify" or _touched_after_reveal(rnd, p.seat):
                 return []
             observed = setting_of(event.high, event.low)
             if observed is None:
@@ -77,3 +80,7 @@ class HouseWay(Check):
                 observed=f"{who} set {show(observed)}",
             )
         ]
+
+
+def _touched_after_reveal(rnd: RoundState, seat: int | None) -> bool:
+    return any(f.check_id is CheckId.HAND_TOUCHED_AFTER_REVEAL and f.seat == seat for f in rnd.findings)
