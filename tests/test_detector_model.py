@@ -69,8 +69,10 @@ def _score(deck: str) -> tuple[int, int, list[str]]:
     return right, wrong, found.labels
 
 
-# The committed model's baseline on these 5 rows (25 cards); a retrained model must not do worse.
-_BASELINE_RIGHT = 8
+# The committed model's baseline on these 5 rows (25 cards): 16 read right, 17 detections of cards
+# not in the image. A retrained model must not do worse (a margin of 1 for numeric noise).
+_BASELINE_RIGHT = 15
+_BASELINE_WRONG = 18
 
 
 def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> None:
@@ -78,7 +80,7 @@ def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> Non
     right = sum(r for r, _, _ in results.values())
     wrong = sum(w for _, w, _ in results.values())
     assert right >= _BASELINE_RIGHT, f"{right} of 25 cards read right (baseline {_BASELINE_RIGHT}): {results}"
-    assert wrong <= right, f"more wrong cards ({wrong}) than right ones ({right}): {results}"
+    assert wrong <= _BASELINE_WRONG, f"{wrong} wrong cards (baseline {_BASELINE_WRONG}): {results}"
 
 
 @pytest.mark.xfail(strict=True, reason="the target; the shipped model is under-trained (see MODEL_CARD.md)")
