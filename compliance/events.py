@@ -56,10 +56,10 @@ class CheckId(StrEnum):
 
 # The rule each check enforces, with its source (SPEC.md "Events and checks").
 CHECK_RULES: dict[CheckId, str] = {
-    CheckId.IVERIFY_SEAT_EARLY: "seed 000 rule 5.a.i / seed 003 WA req. I: all other players must have set "
-    "before the i-Verify display sets a player's hand to the house way",
-    CheckId.IVERIFY_DEALER_EARLY: "seed 000 rule 5.a.ii / seed 003 WA req. II: the dealer's house way must not "
-    "be revealed on i-Verify until every player has set",
+    CheckId.IVERIFY_SEAT_EARLY: "seed 000 rule 5.a.i / seed 003 WA req. I: all other players must have "
+    "set before the i-Verify display sets a player's hand to the house way",
+    CheckId.IVERIFY_DEALER_EARLY: "seed 000 rule 5.a.ii / seed 003 WA req. II: the dealer's house way "
+    "must not be revealed on i-Verify until every player has set",
     CheckId.IVERIFY_NOT_VISIBLE: "seed 000 rule 5.a.iii / WAC 230-15-280: the i-Verify display must be "
     "viewable by surveillance",
     CheckId.DEALER_REVEAL_EARLY: "seed 002 rule 3.8 / seed 004: the dealer reveals his cards only after all "
@@ -68,8 +68,10 @@ CHECK_RULES: dict[CheckId, str] = {
     "are exposed",
     CheckId.HOUSE_WAY: "seed 002 Appendix A (7-card) / seed 000 rule 6 (6-card): the dealer's hand is set "
     "by the house way",
-    CheckId.FOUL_MISHANDLED: "seed 002 rule 3.7.2 (re-set by the house way) / seed 000 rule 5 (foul loses)",
-    CheckId.DEAL_ORDER: "seed 000 rules 3-4: hands from the LCD position, counter-clockwise, one to every spot",
+    CheckId.FOUL_MISHANDLED: "seed 002 rule 3.7.2 (re-set by the house way) / seed 000 rule 5 "
+    "(foul loses)",
+    CheckId.DEAL_ORDER: "seed 000 rules 3-4: hands from the LCD position, counter-clockwise, one to "
+    "every spot",
     CheckId.CARD_COUNT: "seed 002 rules 5.2-5.3: every hand has 7 cards (6 in the 6-card game)",
     CheckId.FOREIGN_CARD: "seed 002 rules 5.1, 5.5: a foreign or duplicate card voids the round",
     CheckId.SETTLEMENT: "seed 000 rule 7: the outcome shown must be the rules' result",
