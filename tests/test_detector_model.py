@@ -69,10 +69,11 @@ def _score(deck: str) -> tuple[int, int, list[str]]:
     return right, wrong, found.labels
 
 
-# The committed model's baseline on these 5 rows (25 cards): 16 read right, 17 detections of cards
-# not in the image. A retrained model must not do worse (a margin of 1 for numeric noise).
-_BASELINE_RIGHT = 15
-_BASELINE_WRONG = 18
+# The committed model's baseline on these 5 rows (25 cards): 23 read right, 3 detections of cards
+# not in the image (stage-2 CNN classifier; the YOLO-cls one it replaced read 16 right, 17 wrong).
+# A retrained model must not do worse (a margin of 1 for numeric noise).
+_BASELINE_RIGHT = 22
+_BASELINE_WRONG = 4
 
 
 def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> None:
@@ -83,8 +84,23 @@ def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> Non
     assert wrong <= _BASELINE_WRONG, f"{wrong} wrong cards (baseline {_BASELINE_WRONG}): {results}"
 
 
-@pytest.mark.xfail(strict=True, reason="the target; the shipped model is under-trained (see MODEL_CARD.md)")
-@pytest.mark.parametrize("deck", VALIDATION_DECKS)
+_UNDER_TARGET = {"bellot", "plastic"}  # rows the shipped model does not yet read to target
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        pytest.param(
+            d,
+            marks=pytest.mark.xfail(
+                strict=True, reason="the target; the shipped model is under-trained (see MODEL_CARD.md)"
+            ),
+        )
+        if d in _UNDER_TARGET
+        else d
+        for d in VALIDATION_DECKS
+    ],
+)
 def test_reads_a_row_of_held_out_deck_cards(deck: str) -> None:
     right, wrong, labels = _score(deck)
     expected = [str(c) for c in _HAND]

@@ -2,9 +2,9 @@
 
 Stage 1 (``models/card_det.onnx``, a YOLO11 detector) finds card *indices* (the rank + suit printed
 in a card's top-left and, turned over, bottom-right corner) and card *backs*. Stage 2
-(``models/card_cls.onnx``, a YOLO11 classifier) reads each index crop: one of the 52 faces, the
-Joker, or "not an index" (dropped). Indices survive the overlap of a spread hand, where whole-card
-boxes would overlap almost entirely.
+(``models/card_cls.onnx``, a small CNN, see models/MODEL_CARD.md) reads each index crop: one of the
+52 faces, the Joker, or "not an index" (dropped). Indices survive the overlap of a spread hand,
+where whole-card boxes would overlap almost entirely.
 
 Then the two indices of one card are merged: cards are unique in a deck, so two index detections
 of the same card close together (within ``merge_distance`` index sizes) are one card, reported
