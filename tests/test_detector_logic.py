@@ -117,3 +117,36 @@ def test_backs_pass_through_unmerged() -> None:
 
 def test_merge_of_nothing_is_empty() -> None:
     assert len(merge_index_corners(Detections.empty())) == 0
+
+
+
+def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates() -> None:
+    """A zone larger than the model's input is read in overlapping tiles, not shrunk to fit."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.imgsz, det.iou = 256, 0.5
+    h, w = 300, 600
+    yy, xx = np.mgrid[0:h, 0:w]
+    # each pixel carries its own image coordinates, so a tile knows where it was cut from
+    image = np.stack([xx % 256, yy % 256, xx // 256], axis=2).astype(np.uint8)
+    target = np.array([200.0, 100.0, 216.0, 120.0], np.float32)  # one index in the image
+    origins: list[tuple[int, int]] = []
+
+    def fake_stage1(tile: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        assert tile.shape[0] <= 256 and tile.shape[1] <= 256
+        x0, y0 = int(tile[0, 0, 2]) * 256 + int(tile[0, 0, 0]), int(tile[0, 0, 1])
+        origins.append((y0, x0))
+        box = target - np.array([x0, y0, x0, y0], np.float32)
+        if box[0] < 0 or box[1] < 0 or box[2] > tile.shape[1] or box[3] > tile.shape[0]:
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32)
+        return box[None], np.array([0]), np.array([0.9], np.float32)  # seen whole by this tile
+
+    det._stage1 = fake_stage1  # type: ignore[method-assign]
+    xyxy, cls, score = det._stage1_tiled(image)
+    assert len(origins) >= 3  # 600 px wide: at least three 256-px tiles
+    assert all(x + 256 <= w and y + 256 <= h for y, x in origins)
+    assert max(x for _, x in origins) + 256 == w and max(y for y, _ in origins) + 256 == h  # edges covered
+    assert len(xyxy) == 1, "the index seen whole by two overlapping tiles is one detection"
+    np.testing.assert_allclose(xyxy[0], target)
+    assert cls.tolist() == [0] and score.tolist() == pytest.approx([0.9])

@@ -212,6 +212,8 @@ class OnnxCardDetector:
         threads: int = 1,
         cls_conf: float = 0.3,
         merge_distance: float = 9.0,
+        upscale: float = 1.0,
+        tile: bool = False,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -231,6 +233,9 @@ class OnnxCardDetector:
         self._cls_batch_fixed = isinstance(cshape[0], int)
         self._cls_names = _class_names(self._cls)
         self.conf, self.iou, self.cls_conf, self.merge_distance = conf, iou, cls_conf, merge_distance
+        if upscale <= 0:
+            raise ValueError(f"upscale must be > 0, but got {upscale}")
+        self.upscale, self.tile = upscale, tile
 
     def detect_raw(self, image: np.ndarray) -> Detections:
         """Every index and back found, before the two indices of a card are merged."""
@@ -238,13 +243,60 @@ class OnnxCardDetector:
 
         if image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
+        shown = image
+        if self.upscale != 1.0:
+            shown = cv2.resize(image, None, fx=self.upscale, fy=self.upscale, interpolation=cv2.INTER_CUBIC)
+        if self.tile and max(shown.shape[:2]) > self.imgsz:
+            xyxy, cls, score = self._stage1_tiled(shown)
+        else:
+            xyxy, cls, score = self._stage1(shown)
+        found = self._read_indices(shown, xyxy, cls, score)
+        if self.upscale != 1.0:
+            found = Detections(found.xyxy / self.upscale, found.class_id, found.confidence)
+        return found
+
+    def _stage1(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Stage 1 on the whole image, letterboxed to the model's input size."""
+        import cv2
+
         lb, s, pad = _letterbox(image, self.imgsz)
         x = (
             np.ascontiguousarray(cv2.cvtColor(lb, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None], np.float32)
             / 255.0
         )
         raw = self._det.run(None, {self._det_in.name: x})[0]
-        xyxy, cls, score = decode_yolo(raw, self.conf, self.iou, s, pad, image.shape[:2])
+        return decode_yolo(raw, self.conf, self.iou, s, pad, image.shape[:2])
+
+    def _stage1_tiled(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Stage 1 on overlapping model-sized tiles, so small indices are not shrunk further.
+
+        A zone crop at the camera's resolution shows an index ~9 px tall; letterboxing a whole
+        zone down to the model's input would halve that. Tiles overlap by a quarter so an index cut
+        by one tile's edge lies whole in the next; duplicates are removed per class by NMS.
+        """
+        h, w = image.shape[:2]
+        size, step = self.imgsz, self.imgsz - self.imgsz // 4
+        ys = sorted({*range(0, max(h - size, 0) + 1, step), max(h - size, 0)})
+        xs = sorted({*range(0, max(w - size, 0) + 1, step), max(w - size, 0)})
+        boxes, classes, scores = [], [], []
+        for y in ys:
+            for x in xs:
+                b, c, sc = self._stage1(image[y : y + size, x : x + size])
+                boxes.append(b + np.array([x, y, x, y], np.float32))
+                classes.append(c)
+                scores.append(sc)
+        xyxy, cls, score = np.concatenate(boxes), np.concatenate(classes), np.concatenate(scores)
+        keep = np.concatenate(
+            [np.flatnonzero(cls == k)[nms(xyxy[cls == k], score[cls == k], self.iou)] for k in np.unique(cls)]
+        ) if len(cls) else np.zeros(0, np.int64)
+        return xyxy[keep], cls[keep], score[keep]
+
+    def _read_indices(
+        self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
+    ) -> Detections:
+        """Stage 2: read every index box found by stage 1; backs pass through."""
+        import cv2
+
         backs = Detections(
             xyxy[cls == _DET_BACK],
             np.full(int((cls == _DET_BACK).sum()), BACK_CLASS),
