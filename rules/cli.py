@@ -23,8 +23,10 @@ class _GameName(StrEnum):
 
 def register(app: typer.Typer) -> None:
     """Add this package's commands to the main app."""
+    from rules import _cli_money  # math, settle
+
     app.command("house-way")(house_way_command)
-    __import__("rules._cli_money", fromlist=["register"]).register(app)  # math, settle (rules/_cli_money.py)
+    _cli_money.register(app)
 
 
 def house_way_command(
