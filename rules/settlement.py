@@ -305,6 +305,18 @@ def _house_way(name: str) -> HouseWay:
     return load_house_way(name)
 
 
+def _foul_loss(bet: BetName, wager: Decimal) -> BetResult:
+    """A bet on the dealer's hand lost with a fouled hand under the 'lose' policy (seed 000 rule 5)."""
+    return BetResult(
+        bet=bet,
+        wager=wager,
+        outcome=Outcome.LOSE,
+        net=-wager,
+        detail="fouled hand loses",
+        cite="seed 000 rule 5 (foul policy 'lose')",
+    )
+
+
 def settle_round(
     options: TableOptions,
     dealer: DealerHand,
@@ -458,37 +470,19 @@ def settle_round(
                 paytable_bet(BetName.INSURANCE, options.paytable(BetKind.INSURANCE), cards, w.insurance)
             )
         if w.pai_gowd:
-            if foul_lost:
-                bets.append(
-                    BetResult(
-                        bet=BetName.PAI_GOWD,
-                        wager=w.pai_gowd,
-                        outcome=Outcome.LOSE,
-                        net=-w.pai_gowd,
-                        detail="fouled hand loses",
-                        cite="seed 000 rule 5 (foul policy 'lose')",
-                    )
+            bets.append(
+                _foul_loss(BetName.PAI_GOWD, w.pai_gowd)
+                if foul_lost
+                else pai_gowd_bet(
+                    options.paytable(BetKind.PAI_GOWD), w.pai_gowd, d_cards, d_set.high, played.high
                 )
-            else:
-                bets.append(
-                    pai_gowd_bet(
-                        options.paytable(BetKind.PAI_GOWD), w.pai_gowd, d_cards, d_set.high, played.high
-                    )
-                )
+            )
         if w.tiger_9:
-            if foul_lost:
-                bets.append(
-                    BetResult(
-                        bet=BetName.TIGER_9,
-                        wager=w.tiger_9,
-                        outcome=Outcome.LOSE,
-                        net=-w.tiger_9,
-                        detail="fouled hand loses",
-                        cite="seed 000 rule 5 (foul policy 'lose')",
-                    )
-                )
-            else:
-                bets.append(tiger_9_bet(options.paytable(BetKind.TIGER_9), w.tiger_9, d_set.low, played.low))
+            bets.append(
+                _foul_loss(BetName.TIGER_9, w.tiger_9)
+                if foul_lost
+                else tiger_9_bet(options.paytable(BetKind.TIGER_9), w.tiger_9, d_set.low, played.low)
+            )
         bets_by_seat[p.seat] = bets
         seats.append(
             SeatResult(
