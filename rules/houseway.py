@@ -178,6 +178,12 @@ def _as_list(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
+def _shape(value: object) -> str:
+    if value not in _hk.SHAPES:
+        raise ValueError(f"unknown shape {value!r} (one of {', '.join(_hk.SHAPES)})")
+    return str(value)
+
+
 def _category(value: object) -> HandCategory:
     key = str(value).strip().lower().replace(" ", "_")
     if key not in _CATEGORIES:
@@ -188,21 +194,7 @@ def _category(value: object) -> HandCategory:
 _RankRange = Annotated[tuple[int, int], BeforeValidator(_rank_range)]
 _Rank = Annotated[int, BeforeValidator(_rank)]
 _Category = Annotated[HandCategory, BeforeValidator(_category)]
-_Shape = Literal[
-    "no_pair",
-    "one_pair",
-    "two_pair",
-    "three_pair",
-    "trips",
-    "full_house",
-    "full_house_two_pair",
-    "two_trips",
-    "quads",
-    "quads_pair",
-    "quads_trips",
-    "five_aces",
-    "five_aces_pair",
-]
+_Shape = Annotated[str, BeforeValidator(_shape)]  # one of the kernel's SHAPES
 
 
 class _Model(BaseModel):
