@@ -3,7 +3,8 @@
 Generates ``--rounds N`` (at least 200 for the acceptance target) random rounds, half of the clips in
 each game, from ``--seed``: ``render.scenario.random_scenario`` draws each round's seats, i-Verify
 use, player fouls and, with probability ``--violation-rate`` (0.5), one injected violation of a check
-drawn at random among those the renderer can inject (all but SETTLEMENT). For every clip it writes
+drawn at random among every check id (SETTLEMENT included: a seat's wager settled the wrong way on
+the felt). For every clip it writes
 the ground truth only (``render.batch.write_truth``: layout, ``.states.jsonl``, ``.truth.json``; no
 drawing), or with ``--video`` the whole rendered clip (``render.clip.render_clip``, H.264 and boxes,
 20-60 ms a frame: use a small batch) and then checks that the no-video truth is byte-identical.

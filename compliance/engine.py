@@ -7,8 +7,9 @@ through each check's ``on_close``. The runners (live, audit, evaluate) only call
 ``finish`` and read ``rounds``.
 
 A FOREIGN-CARD finding marks its round void; the checks keep running and their later findings say
-the round is void (seed 002 rule 5.1). SETTLEMENT is not run: it needs chips outcomes that the
-table state does not carry.
+the round is void (seed 002 rule 5.1); SETTLEMENT does not judge a void round (nothing in it stands).
+The wagers' settlement is read from the chips: a payout spot filled, a bet circle emptied
+(``TableState`` seats' ``payout`` and ``chips``).
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ class EventKind(StrEnum):
     DEALER_SET = "dealer_set"  # the dealer's cards lie set in his high and low areas
     HAND_CHANGED = "hand_changed"  # a set player hand changed (cards moved, added or removed)
     PLAYER_EXPOSED = "player_exposed"  # the dealer turned a player's hand face up to settle
+    SEAT_PAID = "seat_paid"  # chips appeared in a seat's payout spot: the dealer paid its wager
+    WAGER_TAKEN = "wager_taken"  # a seat's wager left its bet circle while the round's cards still lay
     ROUND_END = "round_end"  # cards collected
 
 
@@ -68,13 +70,13 @@ CHECK_RULES: dict[CheckId, str] = {
     "are exposed",
     CheckId.HOUSE_WAY: "seed 002 Appendix A (7-card) / seed 000 rule 6 (6-card): the dealer's hand is set "
     "by the house way",
-    CheckId.FOUL_MISHANDLED: "seed 002 rule 3.7.2 (re-set by the house way) / seed 000 rule 5 "
-    "(foul loses)",
+    CheckId.FOUL_MISHANDLED: "seed 002 rule 3.7.2 (re-set by the house way) / seed 000 rule 5 (foul loses)",
     CheckId.DEAL_ORDER: "seed 000 rules 3-4: hands from the LCD position, counter-clockwise, one to "
     "every spot",
     CheckId.CARD_COUNT: "seed 002 rules 5.2-5.3: every hand has 7 cards (6 in the 6-card game)",
     CheckId.FOREIGN_CARD: "seed 002 rules 5.1, 5.5: a foreign or duplicate card voids the round",
-    CheckId.SETTLEMENT: "seed 000 rule 7: the outcome shown must be the rules' result",
+    CheckId.SETTLEMENT: "seed 000 rule 7 / seed 002 rules 3.11-3.15: the dealer settles each wager by the "
+    "rules' result (win both: paid; lose both: taken; one each: push; copies to the dealer)",
 }
 
 

@@ -49,6 +49,8 @@ def _deal_zone(z: SeatZones) -> list[Point]:
 
 def _seat_zones(z: SeatZones, dealt: bool) -> list[tuple[str, list[Point]]]:
     out = [(f"seat{z.seat}.bet", z.bet)]
+    if z.payout is not None:
+        out.append((f"seat{z.seat}.payout", z.payout))
     if dealt:
         return [*out, (f"seat{z.seat}.deal", _deal_zone(z))]
     return [*out, (f"seat{z.seat}.high", z.high), (f"seat{z.seat}.low", z.low)]
@@ -72,6 +74,8 @@ def _zones(layout: TableLayout, finding: Finding, state: TableState | None) -> l
         out.append(("lcd", layout.lcd))
     if finding.seat is not None and finding.seat in layout.seat_numbers:
         out += _seat_zones(layout.seat(finding.seat), _has_dealt(state, finding.seat))
+        if finding.check_id is CheckId.SETTLEMENT:  # the hands compared: the dealer's setting too
+            out += [("dealer.high", layout.dealer.high), ("dealer.low", layout.dealer.low)]
     elif finding.check_id in _DEALER_CHECKS or finding.seat is None:
         d = layout.dealer
         out += [("dealer.hand", d.hand), ("dealer.high", d.high), ("dealer.low", d.low)]
@@ -105,6 +109,8 @@ def _zone_cards(state: TableState | None, name: str) -> list[str]:
         return []
     if part == "bet":
         return ["chips"] if seat.chips else []
+    if part == "payout":
+        return ["chips"] if seat.payout else []
     if part == "deal":
         return list(seat.dealt)
     return list(getattr(seat, part, []))
@@ -114,6 +120,8 @@ def _all_zones(layout: TableLayout) -> list[tuple[str, list[Point]]]:
     out: list[tuple[str, list[Point]]] = []
     for z in layout.seats:
         out += [(f"seat{z.seat}.bet", z.bet), (f"seat{z.seat}.high", z.high), (f"seat{z.seat}.low", z.low)]
+        if z.payout is not None:
+            out.append((f"seat{z.seat}.payout", z.payout))
         out.append((f"seat{z.seat}.deal", _deal_zone(z)))
     d = layout.dealer
     out += [("dealer.hand", d.hand), ("dealer.high", d.high), ("dealer.low", d.low)]

@@ -545,9 +545,8 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         grid.add_column(c)
     if st is not None:
         for s in sorted(st.seats, key=lambda s: s.seat):
-            grid.add_row(
-                f"seat{s.seat}", "yes" if s.chips else "", _cards(s.dealt), _cards(s.high), _cards(s.low)
-            )
+            chips = ("yes" if s.chips else "") + (" +payout" if s.payout else "")
+            grid.add_row(f"seat{s.seat}", chips.strip(), _cards(s.dealt), _cards(s.high), _cards(s.low))
         grid.add_row("dealer", "", _cards(st.dealer.hand), _cards(st.dealer.high), _cards(st.dealer.low))
         iv = st.iverify
         shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")

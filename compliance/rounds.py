@@ -4,11 +4,12 @@ How a round looks on the felt (SPEC.md "Events and checks"; seed 000 rules 3-6, 
 the LCD shows the start position; hands are dealt one position at a time (every spot, occupied or
 not, and the dealer); active players (chips in the bet circle) set their cards face down into their
 high and low areas; the i-Verify display may show a seat's or the dealer's house way; the dealer
-exposes his cards, sets them, turns each active hand face up to settle, and collects the cards.
+exposes his cards, sets them, turns each active hand face up, settles each wager (a payout stack
+beside the bet circle, the wager taken, or a push left as it lies) and collects the cards.
 
 What the tracker does with the stream:
 
-* **Debounce.** Each of these is tracked on its own: a seat's chips; a position's cards (its
+* **Debounce.** Each of these is tracked on its own: a seat's chips, its payout spot; a position's cards (its
   dealt / high / low areas together, the dealer's hand / high / low together, so a card moving
   between two areas is one change); the i-Verify display; the LCD. A new content becomes
   *accepted* once it has lasted ``MonitorConfig.debounce_s`` seconds of footage: either a later
@@ -49,7 +50,14 @@ Events (each at most once per position per round unless said otherwise):
   number of cards per area, backs becoming faces) or being lifted to be turned; ``detail`` says
   "collected" (all its areas empty), "restored" (an area that was emptied after the reveal came
   back face down), "moved" otherwise.
+* SEAT_PAID: during the round, chips appear in a seat's payout spot (the layout's ``payout``).
+* WAGER_TAKEN: during the round, a seat's bet circle empties and the round goes on (cards still lie
+  on the table after that state). Chips that leave in the very state that empties the table are the
+  end of the round, not a settlement the camera saw (nothing is recorded for them).
 * ROUND_END: every card zone is empty again after the round started.
+
+A push shows no action: a seat with neither event whose wager still lies in its circle when the
+round ends (``PositionState.wager_in``) was left as it was.
 """
 
 from __future__ import annotations
@@ -220,6 +228,9 @@ class PositionState:
     exposed_event: Event | None = None  # PLAYER_EXPOSED (seats) / DEALER_EXPOSED (dealer)
     lifted_after_reveal: bool = False
     collected: bool = False
+    wager_in: bool = False  # chips in the bet circle now (accepted content; never for the dealer)
+    paid_event: Event | None = None  # SEAT_PAID: chips put in the payout spot
+    taken_event: Event | None = None  # WAGER_TAKEN: the wager left the bet circle mid-round
 
     @property
     def total(self) -> int:
@@ -297,7 +308,7 @@ class RoundState:
 
 _SEAT_ZONES = ("dealt", "high", "low")
 _DEALER_ZONES = ("hand", "high", "low")
-_OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt"}
+_OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt", "payout": "payout"}
 
 
 def _hidden_zones(state: TableState) -> set[str]:
@@ -331,6 +342,7 @@ class RoundTracker:
         # areas in one frame, or seen in both for a frame, is one change, never an 8-card moment.
         for n in layout.seat_numbers:
             self._zones[f"seat{n}.chips"] = _Zone(f"seat{n}.chips")
+            self._zones[f"seat{n}.payout"] = _Zone(f"seat{n}.payout")
             self._zones[f"seat{n}.cards"] = _Zone(f"seat{n}.cards")
         self._zones["dealer.cards"] = _Zone("dealer.cards")
         self._zones["iverify"] = _Zone("iverify")
@@ -348,6 +360,7 @@ class RoundTracker:
         self._raw_empty_t: dict[str, float] = {}
         self._raw_has_cards: dict[str, bool] = {}
         self._windows: dict[str, list[tuple[float, float | None]]] = {}  # (cards seen, empty before)
+        self._off: list[tuple[RoundState, PositionState, _Accepted]] = []  # wagers gone, judged per state
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -368,6 +381,9 @@ class RoundTracker:
             if f"{pos}.chips" not in hidden:
                 seen.add(f"{pos}.chips")
                 changes += self._zones[f"{pos}.chips"].observe(s.chips, state.t, state.frame, debounce)
+            if f"{pos}.payout" not in hidden:
+                seen.add(f"{pos}.payout")
+                changes += self._zones[f"{pos}.payout"].observe(s.payout, state.t, state.frame, debounce)
             cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden)
             if cards is not None:
                 seen.add(f"{pos}.cards")
@@ -511,10 +527,30 @@ class RoundTracker:
         order = list(self._zones)
         changes.sort(key=lambda c: (c.t, c.frame, order.index(c.zone)))
         for ch in changes:
+            if self._off and (self._off[0][2].t, self._off[0][2].frame) != (ch.t, ch.frame):
+                self._wagers_taken()
             self._view[ch.zone] = ch.new
             self._on_change(ch, state)
+        self._wagers_taken()
         out, self._out = self._out, []
         return out
+
+    def _wagers_taken(self) -> None:
+        """Wagers that left their bet circle, once every change first seen with them is applied: taken
+        if the round goes on (a WAGER_TAKEN), nothing if that same state emptied the table."""
+        for rnd, p, ch in self._off:
+            if rnd is self.current and not p.wager_in and p.taken_event is None:
+                p.taken_event = Event(
+                    round=rnd.number,
+                    kind=EventKind.WAGER_TAKEN,
+                    t=ch.t,
+                    frame=ch.frame,
+                    position=p.name,
+                    seat=p.seat,
+                    detail=_settle_detail(p),
+                )
+                self._emit(rnd, p.taken_event)
+        self._off = []
 
     def _cards(self, pos: str) -> tuple[Tokens, Tokens, Tokens]:
         got = self._view.get(f"{pos}.cards")
@@ -546,11 +582,19 @@ class RoundTracker:
         rnd.positions["dealer"] = PositionState("dealer", None, set_by="dealer")
         for n in self.layout.seat_numbers:
             ps = PositionState(f"seat{n}", n)
-            ps.active = self._view.get(f"seat{n}.chips") is True
+            ps.active = ps.wager_in = self._view.get(f"seat{n}.chips") is True
             rnd.positions[ps.name] = ps
         self.current = rnd
-        self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_START, t=ch.t, frame=ch.frame,
-                              detail=f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen"))
+        self._emit(
+            rnd,
+            Event(
+                round=rnd.number,
+                kind=EventKind.ROUND_START,
+                t=ch.t,
+                frame=ch.frame,
+                detail=f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen",
+            ),
+        )
         return rnd
 
     def _on_change(self, ch: _Accepted, state: TableState) -> None:
@@ -559,7 +603,7 @@ class RoundTracker:
             return
         rnd = self.current
         if rnd is None:
-            if ch.zone == "iverify" or ch.zone.endswith(".chips") or not self._any_cards():
+            if ch.zone == "iverify" or ch.zone.endswith((".chips", ".payout")) or not self._any_cards():
                 return  # between rounds: chips and the display are kept in the view only
             rnd = self._new_round(ch, state)
             self._detect_partial_start(rnd)
@@ -569,8 +613,14 @@ class RoundTracker:
         else:
             pos, zone = ch.zone.split(".", 1)
             if zone == "chips":
-                if ch.new is True:
-                    rnd.positions[pos].active = True
+                p = rnd.positions[pos]
+                p.wager_in = ch.new is True
+                if p.wager_in:
+                    p.active = True
+                else:
+                    self._off.append((rnd, p, ch))
+            elif zone == "payout":
+                self._on_payout(rnd, rnd.positions[pos], ch)
             elif pos == "dealer":
                 self._on_dealer(rnd, ch)
             else:
@@ -587,6 +637,19 @@ class RoundTracker:
             self._last_end_t = state.t
             self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
             self.closed.append(rnd)
+
+    def _on_payout(self, rnd: RoundState, p: PositionState, ch: _Accepted) -> None:
+        if ch.new is True and p.paid_event is None:
+            p.paid_event = Event(
+                round=rnd.number,
+                kind=EventKind.SEAT_PAID,
+                t=ch.t,
+                frame=ch.frame,
+                position=p.name,
+                seat=p.seat,
+                detail=_settle_detail(p),
+            )
+            self._emit(rnd, p.paid_event)
 
     def _on_lcd(self, ch: _Accepted) -> None:
         value = ch.new if isinstance(ch.new, int) else None
@@ -616,9 +679,16 @@ class RoundTracker:
                 if cards_t <= ch.t:
                     p.dealt_earliest = min(empty_t, ch.t) if empty_t is not None else None
                     break
-            ev = Event(round=rnd.number, kind=EventKind.HAND_DEALT, t=ch.t, frame=ch.frame,
-                       position=p.name, seat=p.seat, cards=list(p.cards),
-                       detail=f"#{len(rnd.deal_sequence) + 1} in deal order")
+            ev = Event(
+                round=rnd.number,
+                kind=EventKind.HAND_DEALT,
+                t=ch.t,
+                frame=ch.frame,
+                position=p.name,
+                seat=p.seat,
+                cards=list(p.cards),
+                detail=f"#{len(rnd.deal_sequence) + 1} in deal order",
+            )
             p.dealt_event = ev
             rnd.deal_sequence.append(ev)
             self._emit(rnd, ev)
@@ -630,9 +700,17 @@ class RoundTracker:
             if p.is_set:
                 p.set_by = "iverify" if p.iverify_before_set else "player"
                 p.set_high, p.set_low = p.high, p.low
-                p.set_event = Event(round=rnd.number, kind=EventKind.SEAT_SET, t=ch.t, frame=ch.frame,
-                                    position=p.name, seat=p.seat, high=list(p.high), low=list(p.low),
-                                    detail=f"set by {p.set_by}")
+                p.set_event = Event(
+                    round=rnd.number,
+                    kind=EventKind.SEAT_SET,
+                    t=ch.t,
+                    frame=ch.frame,
+                    position=p.name,
+                    seat=p.seat,
+                    high=list(p.high),
+                    low=list(p.low),
+                    detail=f"set by {p.set_by}",
+                )
                 self._emit(rnd, p.set_event)
                 self._maybe_player_exposed(rnd, p, ch)
             return
@@ -648,8 +726,10 @@ class RoundTracker:
                 p.lifted_after_reveal = True
             return
         p.collected = False
-        if not p.dealt and (not p.high or not p.low) and all(
-            not now or now == was for now, was in ((p.high, p.set_high), (p.low, p.set_low))
+        if (
+            not p.dealt
+            and (not p.high or not p.low)
+            and all(not now or now == was for now, was in ((p.high, p.set_high), (p.low, p.set_low)))
         ):
             # (c) one area lifted, the other untouched: the dealer turning or collecting it.
             if revealed and p.exposed_event is None:
@@ -702,11 +782,26 @@ class RoundTracker:
         return more
 
     def _hand_changed(self, rnd: RoundState, p: PositionState, ch: _Accepted, detail: str) -> None:
-        when = "after exposure" if p.exposed_event else (
-            "after dealer reveal" if rnd.dealer_exposed else "before dealer reveal")
-        self._emit(rnd, Event(round=rnd.number, kind=EventKind.HAND_CHANGED, t=ch.t, frame=ch.frame,
-                              position=p.name, seat=p.seat, cards=list(p.dealt), high=list(p.high),
-                              low=list(p.low), detail=f"{detail}; {when}"))
+        when = (
+            "after exposure"
+            if p.exposed_event
+            else ("after dealer reveal" if rnd.dealer_exposed else "before dealer reveal")
+        )
+        self._emit(
+            rnd,
+            Event(
+                round=rnd.number,
+                kind=EventKind.HAND_CHANGED,
+                t=ch.t,
+                frame=ch.frame,
+                position=p.name,
+                seat=p.seat,
+                cards=list(p.dealt),
+                high=list(p.high),
+                low=list(p.low),
+                detail=f"{detail}; {when}",
+            ),
+        )
 
     def _maybe_player_exposed(self, rnd: RoundState, p: PositionState, ch: _Accepted) -> None:
         if p.exposed_event is not None or rnd.dealer_exposed is None or p.set_event is None:
@@ -715,18 +810,31 @@ class RoundTracker:
             return
         p.set_high, p.set_low = p.high, p.low
         p.lifted_after_reveal = False
-        p.exposed_event = Event(round=rnd.number, kind=EventKind.PLAYER_EXPOSED, t=ch.t, frame=ch.frame,
-                                position=p.name, seat=p.seat, cards=list(p.high + p.low),
-                                high=list(p.high), low=list(p.low))
+        p.exposed_event = Event(
+            round=rnd.number,
+            kind=EventKind.PLAYER_EXPOSED,
+            t=ch.t,
+            frame=ch.frame,
+            position=p.name,
+            seat=p.seat,
+            cards=list(p.high + p.low),
+            high=list(p.high),
+            low=list(p.low),
+        )
         self._emit(rnd, p.exposed_event)
 
     def _on_dealer(self, rnd: RoundState, ch: _Accepted) -> None:
         d = rnd.dealer
         self._sync(d, ch, rnd)
         if rnd.dealer_exposed is None and any(_is_face(c) for c in d.cards):
-            rnd.dealer_exposed = Event(round=rnd.number, kind=EventKind.DEALER_EXPOSED, t=ch.t,
-                                       frame=ch.frame, position="dealer",
-                                       cards=[c for c in d.cards if _is_face(c)])
+            rnd.dealer_exposed = Event(
+                round=rnd.number,
+                kind=EventKind.DEALER_EXPOSED,
+                t=ch.t,
+                frame=ch.frame,
+                position="dealer",
+                cards=[c for c in d.cards if _is_face(c)],
+            )
             d.exposed_event = rnd.dealer_exposed
             self._emit(rnd, rnd.dealer_exposed)
             for p in rnd.seats():
@@ -737,9 +845,16 @@ class RoundTracker:
             and (d.high, d.low) != (d.set_high, d.set_low)
         ):
             d.set_high, d.set_low = d.high, d.low
-            ev = Event(round=rnd.number, kind=EventKind.DEALER_SET, t=ch.t, frame=ch.frame,
-                       position="dealer", high=list(d.high), low=list(d.low),
-                       detail="set" if d.set_event is None else "re-set")
+            ev = Event(
+                round=rnd.number,
+                kind=EventKind.DEALER_SET,
+                t=ch.t,
+                frame=ch.frame,
+                position="dealer",
+                high=list(d.high),
+                low=list(d.low),
+                detail="set" if d.set_event is None else "re-set",
+            )
             if d.set_event is None:
                 d.set_event = ev
             rnd.dealer_settings.append(ev)
@@ -750,14 +865,39 @@ class RoundTracker:
         mode, seat, high, low = shown
         if mode == "seat":
             p = rnd.positions.get(f"seat{seat}")
-            ev = Event(round=rnd.number, kind=EventKind.IVERIFY_SEAT, t=ch.t, frame=ch.frame,
-                       position=f"seat{seat}", seat=seat, high=list(high), low=list(low),
-                       detail="" if p is not None else f"seat {seat} is not on this table")
+            ev = Event(
+                round=rnd.number,
+                kind=EventKind.IVERIFY_SEAT,
+                t=ch.t,
+                frame=ch.frame,
+                position=f"seat{seat}",
+                seat=seat,
+                high=list(high),
+                low=list(low),
+                detail="" if p is not None else f"seat {seat} is not on this table",
+            )
             if p is not None:
                 p.iverify_events.append(ev)
                 if p.set_event is None:
                     p.iverify_before_set = True
             self._emit(rnd, ev)
         elif mode == "dealer":
-            self._emit(rnd, Event(round=rnd.number, kind=EventKind.IVERIFY_DEALER, t=ch.t, frame=ch.frame,
-                                  position="dealer", high=list(high), low=list(low)))
+            self._emit(
+                rnd,
+                Event(
+                    round=rnd.number,
+                    kind=EventKind.IVERIFY_DEALER,
+                    t=ch.t,
+                    frame=ch.frame,
+                    position="dealer",
+                    high=list(high),
+                    low=list(low),
+                ),
+            )
+
+
+def _settle_detail(p: PositionState) -> str:
+    """Where a settlement action stands: after the seat's hand was turned face up, or before."""
+    if p.exposed_event is not None:
+        return f"after the hand was turned face up (t={p.exposed_event.t:.2f}s)"
+    return "before the hand was seen face up"

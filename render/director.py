@@ -11,23 +11,34 @@ position counter-clockwise from the LCD's (empty spots included) and the dealer;
 hands are collected unplayed; players set face down as two piles in H and L (i-Verify seats last,
 with the display showing "SEAT n" and the house way); the i-Verify display shows "DEALER" with
 his house way; the dealer exposes his hand, sets it by the house way; he turns each active hand
-face up (re-setting a 7-card foul by the house way); everything is collected.
+face up (re-setting a 7-card foul by the house way); he settles each active seat's wager by the
+rules' result (``rules.settlement.settle_round``; seed 000 rule 7, seed 002 3.11-3.15): a win is paid
+with a stack in the seat's payout circle, a loss is taken from the bet circle, a push is left as it
+lies; everything is collected, and the players take their chips back.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
 
 from compliance.events import CHECK_RULES, CheckId, Event, EventKind, Finding, HandRecord, RoundRecord
-from render.houseway import foul_setting_exists, house_way, is_foul_cards, other_setting, random_fair_setting
+from render.houseway import (
+    foul_setting_exists,
+    house_way,
+    is_foul_cards,
+    other_setting,
+    random_fair_setting,
+    wager_result,
+)
 from render.scenario import RoundSpec, Scenario, Violation
 from render.table import Pose, TableGeometry
 from rules.cards import DECK, Card, format_cards, parse_card, parse_cards
+from rules.sidebets import Outcome
 from vision.layout import TableLayout
 
 __all__ = ["ArmPose", "CardView", "Director", "FrameScene", "IVerifyView"]
@@ -35,6 +46,11 @@ __all__ = ["ArmPose", "CardView", "Director", "FrameScene", "IVerifyView"]
 FPS = 25.0
 # A foul the dealer is about to re-set lies face up, his arm withdrawn, this long first (seconds).
 _FOUL_SHOWN_S = 1.2
+# A chip spot is out from under the dealer's withdrawing hand once the hand's centre is this far beyond
+# the spot's edge (his fingers reach about 75 mm past the centre of his hand, the palm 60 mm).
+_HAND_REACH_MM = 100.0
+# The standard wager's result -> what the dealer does with the seat's chips (seed 000 rule 7).
+_ACTION = {Outcome.WIN: "pay", Outcome.LOSE: "take", Outcome.PUSH: None}
 
 
 @dataclass(frozen=True)
@@ -73,8 +89,9 @@ class FrameScene:
     lcd: int | None
     iverify: IVerifyView
     covered: bool  # something opaque lies over the i-Verify display
-    chips: frozenset[int]
+    chips: frozenset[int]  # seats with a wager in the bet circle
     round: int | None
+    payouts: frozenset[int] = frozenset()  # seats with a payout stack in the payout circle
 
 
 @dataclass
@@ -126,6 +143,7 @@ class Director:
         self._iv = IVerifyView()
         self._covered = False
         self._chips: frozenset[int] = frozenset()
+        self._payouts: frozenset[int] = frozenset()
         self._round: int | None = None
         self._record: RoundRecord | None = None
         self.pending_observable: list[tuple[int, Finding, str, tuple[str, ...]]] = []
@@ -149,6 +167,7 @@ class Director:
                 covered=self._covered,
                 chips=self._chips,
                 round=self._round,
+                payouts=self._payouts,
             )
         )
 
@@ -260,14 +279,16 @@ class Director:
         high: Sequence[str] = (),
         low: Sequence[str] = (),
         detail: str = "",
+        frame: int | None = None,
     ) -> None:
         assert self._record is not None and self._round is not None
+        f = self.frame if frame is None else frame
         self._record.events.append(
             Event(
                 round=self._round,
                 kind=kind,
-                t=self.t,
-                frame=self.frame,
+                t=round(f / FPS, 3),
+                frame=f,
                 position=position,
                 seat=_seat_of(position) if position else None,
                 cards=list(cards),
@@ -392,8 +413,14 @@ class Director:
             foreign_seat = pick_seat(CheckId.FOREIGN_CARD, pool)
             victim = hands_tok[f"seat{foreign_seat}"]
             dealer_toks = hands_tok["dealer"]
-            dup = dealer_toks[int(rng.integers(len(dealer_toks)))]
-            victim[int(rng.integers(len(victim)))] = dup  # a second deck's copy of a dealer's card
+            for _attempt in range(200):  # a second deck's copy of a dealer's card
+                dup = dealer_toks[int(rng.integers(len(dealer_toks)))]
+                at = int(rng.integers(len(victim)))
+                trial = [*victim[:at], dup, *victim[at + 1 :]]
+                # a seat that fouls keeps a hand where a foul setting exists
+                if foreign_seat not in fouls or foul_setting_exists(self._as_cards(trial)):
+                    break
+            victim[at] = dup
         hands = {pos: _Hand(pos, hands_tok[pos], pos == "dealer" or _seat_of(pos) in active) for pos in order}
 
         record = RoundRecord(round=k, game=self.game, t_start=self.t, lcd=lcd, deal_order=list(order))
@@ -692,10 +719,12 @@ class Director:
 
         # --- settle: turn each active hand face up (re-set a 7-card foul by the house way) ---
         mishandled_at: dict[int, int] = {}
+        shown: dict[int, tuple[list[str], list[str]]] = {}  # each seat's setting as turned face up
         for s in active_list:
             pos = f"seat{s}"
             h = hands[pos]
             ids = pile_ids[pos]
+            shown[s] = (list(h.high), list(h.low))
             by_tok2: dict[str, list[int]] = {}
             for c in ids:
                 by_tok2.setdefault(self._cards[c].token, []).append(c)
@@ -762,6 +791,9 @@ class Director:
         self._arm_away()
         self.hold(0.5)
 
+        # --- settle the wagers (the rules' result: pay a win, take a loss, leave a push) ---
+        self._settle(k, active_list, hands, shown, foreign_seat is not None, v, rng, pick_seat)
+
         # --- collect ---
         d = Pose(geo.discard[0], geo.discard[1], 0.0, -1.0)
         for pos in [*(f"seat{s}" for s in active_list), "dealer"]:
@@ -782,6 +814,7 @@ class Director:
         self._event(EventKind.ROUND_END)
         record.t_end = self.t
         self.hold(0.4)
+        self._chips = self._payouts = frozenset()  # the players take their chips (and winnings) back
 
         # --- the truth of the round's hands, and findings only visible later ---
         for pos in self.layout.positions:
@@ -821,6 +854,94 @@ class Director:
             self.pending_observable.append((first, f, "dup", (dup,)))
         self._round = None
         self._record = None
+
+    def _settle(
+        self,
+        k: int,
+        active_list: list[int],
+        hands: dict[str, _Hand],
+        shown: dict[int, tuple[list[str], list[str]]],
+        void: bool,
+        v: dict[CheckId, Violation],
+        rng: np.random.Generator,
+        pick_seat: Callable[[CheckId, Sequence[int]], int],
+    ) -> None:
+        """The dealer settles each active seat's standard wager, seat by seat, in plain view.
+
+        The result is ``rules.settlement.settle_round`` on the dealer's played setting and the seat's
+        setting as turned face up, with the table's foul policy (a foul re-set by the house way under
+        seed 002 3.7.2, lost under seed 000 rule 5). Win: the dealer puts a payout stack in the seat's
+        payout circle (seed 000 rule 7.b; seed 002 3.12); loss: he takes the wager from the bet circle
+        (7.c; 3.13); push: the wager stays, no payout (seed 002 3.14). A seat the rules cannot settle
+        (a hand of the wrong size) keeps its wager, and a round voided by a foreign card (seed 002
+        5.1.1) settles nothing. An injected SETTLEMENT settles one seat the wrong way: a winner's
+        wager taken, a loser (or a push) paid, or a push's wager taken.
+        """
+        d = hands["dealer"]
+        results = {}
+        if not void:
+            for s in active_list:
+                r = wager_result(self.game, self.layout.foul_policy, (d.high, d.low), shown[s])
+                if r is not None:
+                    results[s] = r
+        wrong: int | None = None
+        if CheckId.SETTLEMENT in v:
+            if not results:
+                raise ValueError(
+                    f"round {k}: SETTLEMENT needs an active seat whose wager the rules can settle"
+                    + (" (a FOREIGN-CARD round is void)" if void else "")
+                )
+            wrong = pick_seat(CheckId.SETTLEMENT, sorted(results))
+        for s, r in results.items():
+            action = _ACTION[r.outcome]
+            if s == wrong:
+                action = {Outcome.WIN: "take", Outcome.LOSE: "pay"}.get(
+                    r.outcome, "pay" if rng.random() < 0.5 else "take"
+                )
+            if action is None:
+                continue
+            cx, cy = self.geo.payout_centre(s) if action == "pay" else self.geo.bet_centre(s)
+            self._arm_to(cx, cy, 0.45)
+            self.hold(0.15)
+            if action == "pay":
+                self._payouts = self._payouts | {s}
+            else:
+                self._chips = self._chips - {s}
+            placed = self.frame  # the first frame that holds the new chips (under his hand)
+            self.hold(0.2)
+            self._arm_away()
+            self.hold(0.3)
+            radius = self.geo.payout_radius if action == "pay" else self.geo.bet_radius
+            seen = self._first_clear(placed, cx, cy, radius)
+            pos = f"seat{s}"
+            if action == "pay":
+                self._event(EventKind.SEAT_PAID, pos, frame=seen, detail="payout placed beside the bet")
+            else:
+                self._event(EventKind.WAGER_TAKEN, pos, frame=seen, detail="wager taken from the bet circle")
+            if s == wrong:
+                h = hands[pos]
+                self._finding(
+                    CheckId.SETTLEMENT,
+                    s,
+                    f"{r.outcome.value}: {r.detail} ({r.cite}); "
+                    + {
+                        Outcome.WIN: "the dealer pays the wager",
+                        Outcome.LOSE: "the dealer takes the wager",
+                        Outcome.PUSH: "the wager stays, no payout",
+                    }[r.outcome],
+                    f"the dealer {'paid' if action == 'pay' else 'took'} the wager of "
+                    f"{' '.join(h.high)} / {' '.join(h.low)} against the dealer's "
+                    f"{' '.join(d.high)} / {' '.join(d.low)}",
+                    frame=seen,
+                )
+
+    def _first_clear(self, start: int, x: float, y: float, radius: float) -> int:
+        """The first frame from ``start`` on in which a chip spot at (x, y) is out from under the arm."""
+        for fi in range(start, len(self.frames)):
+            arm = self.frames[fi].arm
+            if arm is None or math.hypot(arm.x - x, arm.y - y) > radius + _HAND_REACH_MM:
+                return fi
+        return len(self.frames) - 1
 
     def _resolve_observable(self) -> None:
         """Time CARD-COUNT / FOREIGN-CARD findings at the first frame the camera shows them."""

@@ -1,8 +1,8 @@
 """Drawing one frame: the warped felt, the LCD, the i-Verify display, chips, cards, the arm, the camera.
 
 Everything is placed in table millimetres and mapped with the layout's homography, so a card's
-ground-truth quad is exactly where its artwork is warped. The felt (with chips) is warped once per
-chip pattern; a card at rest is warped once and reused (its pose does not change).
+ground-truth quad is exactly where its artwork is warped. The felt (with the wagers' and payouts'
+chips) is warped once per chip pattern; a card at rest is warped once and reused (its pose does not change).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class FrameRenderer:
         self.effects = effects
         self._felt = draw_felt(layout, self.rng)
         self._canvas_to_img = self.hmat @ np.linalg.inv(felt_to_canvas())
-        self._bg_cache: dict[frozenset[int], np.ndarray] = {}
+        self._bg_cache: dict[tuple[frozenset[int], frozenset[int]], np.ndarray] = {}
         self._art: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for tok in [*[str(c) for c in deck.faces], "BACK"]:
             img = deck.image(tok)
@@ -111,14 +111,20 @@ class FrameRenderer:
         return cv2.subtract(frame, neg)
 
     # --- static parts -----------------------------------------------------------------------
-    def _background(self, chips: frozenset[int]) -> np.ndarray:
-        bg = self._bg_cache.get(chips)
+    def _background(self, chips: frozenset[int], payouts: frozenset[int] = frozenset()) -> np.ndarray:
+        """The felt with the chip stacks: wagers in the bet circles, payouts in the payout circles.
+
+        Each stack's look (height, colour) is fixed per seat and spot within a clip, so a stack that
+        is taken or placed leaves every other stack as it was."""
+        key = (chips, payouts)
+        bg = self._bg_cache.get(key)
         if bg is None:
             canvas = self._felt.copy()
             m = felt_to_canvas()
-            crng = np.random.default_rng(sorted(chips))
-            for seat in sorted(chips):
-                bx, by = self.geo.bet_centre(seat)
+            stacks = [(seat, self.geo.bet_centre(seat), 0) for seat in sorted(chips)]
+            stacks += [(seat, self.geo.payout_centre(seat), 1) for seat in sorted(payouts)]
+            for seat, (bx, by), spot in stacks:
+                crng = np.random.default_rng([self._seed, seat, spot])
                 n = int(crng.integers(2, 6))
                 colour = _CHIP_COLOURS[int(crng.integers(len(_CHIP_COLOURS)))]
                 for j in range(n):  # a stack seen from above, slightly offset chip by chip
@@ -147,7 +153,7 @@ class FrameRenderer:
                 flags=cv2.INTER_AREA,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            self._bg_cache[chips] = bg
+            self._bg_cache[key] = bg
         return bg
 
     def _quad(self, corners_mm: np.ndarray) -> np.ndarray:
@@ -387,6 +393,7 @@ class FrameRenderer:
         """Felt, chips, panels, cover and resting cards, composited once per arrangement."""
         key = (
             scene.chips,
+            scene.payouts,
             scene.lcd,
             scene.iverify,
             scene.covered,
@@ -394,7 +401,7 @@ class FrameRenderer:
         )
         if self._static_key == key and self._static_val is not None:
             return self._static_val
-        frame = self._background(scene.chips).copy()
+        frame = self._background(scene.chips, scene.payouts).copy()
         lcd = self._panel(self.geo.lcd_box, ("lcd", scene.lcd), self._paint_lcd(scene.lcd))
         self._blend(frame, lcd[:4])
         ivp = self._panel(self.geo.iverify_box, ("iv", scene.iverify), self._paint_iverify(scene.iverify))

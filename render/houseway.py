@@ -1,7 +1,9 @@
-"""The renderer's door to the rules engine: house-way settings, fouls, and other settings to inject.
+"""The renderer's door to the rules engine: house-way settings, fouls, other settings to inject, and
+the result of a seat's wager.
 
 The house way is ``rules.houseway`` (``mbs-7card`` for the 7-card game, seed 002 Appendix A;
-``wsgc-6card`` for the 6-card game, seed 000 rule 6); fouls are ``rules.settings.is_foul``.
+``wsgc-6card`` for the 6-card game, seed 000 rule 6); fouls are ``rules.settings.is_foul``; a wager's
+result is ``rules.settlement.settle_round`` (seed 002 3.11-3.15, seed 000 rule 7).
 """
 
 from __future__ import annotations
@@ -14,9 +16,17 @@ import numpy as np
 
 from rules.cards import Card
 from rules.settings import Setting, all_settings, is_foul, setting_key
+from rules.sidebets import BetResult
 from vision.layout import Game
 
-__all__ = ["foul_setting_exists", "house_way", "is_foul_cards", "other_setting", "random_fair_setting"]
+__all__ = [
+    "foul_setting_exists",
+    "house_way",
+    "is_foul_cards",
+    "other_setting",
+    "random_fair_setting",
+    "wager_result",
+]
 
 _HOUSE_WAYS = {"seven-card": "mbs-7card", "six-card": "wsgc-6card"}
 
@@ -64,3 +74,24 @@ def other_setting(
         pool = [s for s in all_settings(cards) if setting_key(s) != key]
     s = pool[int(rng.integers(len(pool)))]
     return s.high, s.low
+
+
+def wager_result(
+    game: Game,
+    foul_policy: str,
+    dealer: tuple[Sequence[str], Sequence[str]],
+    player: tuple[Sequence[str], Sequence[str]],
+) -> BetResult | None:
+    """The standard wager's result for a seat that set ``player`` (high, low) against the dealer's
+    played setting ``dealer`` (high, low): ``rules.settlement.settle_main_wager`` with the table's foul
+    policy (the layout's ``house-way-reset``: seed 002 3.7.2; ``loses``: seed 000 rule 5). None when
+    the rules cannot settle it (a hand of the wrong size, a card twice in the round)."""
+    from rules.paytables import Game as RulesGame
+    from rules.settlement import FoulPolicy, SettlementError, TableOptions, settle_main_wager
+
+    policy = FoulPolicy.HOUSE_WAY if foul_policy == "house-way-reset" else FoulPolicy.LOSE
+    options = TableOptions(game=RulesGame(game), foul_policy=policy)
+    try:
+        return settle_main_wager(options, dealer, player, house_way=_engine(game))
+    except SettlementError:
+        return None

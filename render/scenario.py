@@ -79,8 +79,11 @@ class RoundSpec(_Model):
         if set(self.iverify_seats) & set(self.fouls):
             raise ValueError("a seat set by i-Verify cannot foul")
         checks = [v.check for v in self.violations]
-        if CheckId.SETTLEMENT in checks:
-            raise ValueError("SETTLEMENT cannot be injected: the renderer draws no chip outcomes")
+        if CheckId.SETTLEMENT in checks and CheckId.FOREIGN_CARD in checks:
+            raise ValueError(
+                "SETTLEMENT cannot be injected with FOREIGN-CARD: a foreign card voids the round "
+                "(seed 002 rule 5.1.1), nothing is settled"
+            )
         if len(set(checks)) != len(checks):
             raise ValueError("inject each check at most once per round")
         return self
@@ -114,7 +117,7 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError("\n".join(lines)) from e
 
 
-_INJECTABLE = [c for c in CheckId if c is not CheckId.SETTLEMENT]
+_INJECTABLE = list(CheckId)
 
 
 def random_scenario(

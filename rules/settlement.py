@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from rules.cards import Card, format_cards, parse_cards
 from rules.games import get_game
@@ -57,6 +57,7 @@ __all__ = [
     "TableOptions",
     "Variant",
     "Wagers",
+    "settle_main_wager",
     "settle_round",
 ]
 
@@ -538,3 +539,33 @@ def settle_round(
         seats=final,
         notes=notes,
     )
+
+
+def settle_main_wager(
+    options: TableOptions,
+    dealer: tuple[Sequence[str], Sequence[str]],
+    player: tuple[Sequence[str], Sequence[str]],
+    *,
+    house_way: HouseWay | None = None,
+) -> BetResult:
+    """The standard wager's result of one seat: the player's setting ``player`` (high, low) against the
+    dealer's played setting ``dealer`` (high, low), by ``settle_round`` (seed 002 3.11-3.15, seed 000
+    rule 7; a foul per ``options``' foul policy), for a 1-unit wager and no side bet. This is what a
+    dealer's settlement must show: WIN paid, LOSE taken, PUSH left. Raises ``SettlementError`` for a
+    hand ``settle_round`` refuses (wrong size, a card twice)."""
+    d_high, d_low = tuple(dealer[0]), tuple(dealer[1])
+    p_high, p_low = tuple(player[0]), tuple(player[1])
+    try:
+        result = settle_round(
+            options,
+            DealerHand(cards=d_high + d_low, high=d_high, low=d_low),
+            [
+                PlayerHand(
+                    seat=1, cards=p_high + p_low, high=p_high, low=p_low, wagers=Wagers(main=Decimal(1))
+                )
+            ],
+            house_way=house_way,
+        )
+    except ValidationError as exc:  # a token that is no card
+        raise SettlementError(f"cards: {exc.errors()[0]['msg']}") from None
+    return result.seats[0].bets[0]

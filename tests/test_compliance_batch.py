@@ -31,7 +31,7 @@ def _load() -> ModuleType:
 def batch(tmp_path_factory: pytest.TempPathFactory) -> tuple[ModuleType, Path, Any]:
     mod = _load()
     out = tmp_path_factory.mktemp("batch")
-    # 2 rounds, 2 clips (one per game), every round with one injected violation (seed 26: FOREIGN-CARD
+    # 2 rounds, 2 clips (one per game), every round with one injected violation (seed 26: SETTLEMENT
     # in the 7-card clip, IVERIFY-SEAT-EARLY in the 6-card one)
     rep = mod.run_batch(out, 2, _SEED, violation_rate=1.0, rounds_per_clip=1, log=lambda _: None)
     return mod, out, rep
@@ -44,7 +44,7 @@ def test_batch_meets_targets_on_states(batch: tuple[ModuleType, Path, Any]) -> N
     assert [c.game for c in rep.clips] == ["seven-card", "six-card"]
     injected = sum(c.injected for c in rep.checks)
     assert injected == 2 and ev.findings_true >= 2
-    assert {c.check for c in rep.checks if c.injected} == {"FOREIGN-CARD", "IVERIFY-SEAT-EARLY"}
+    assert {c.check for c in rep.checks if c.injected} == {"SETTLEMENT", "IVERIFY-SEAT-EARLY"}
     assert rep.rounds_with_violation == 2
     assert ev.rounds_true == 2 and ev.rounds_rebuilt == 2
     assert ev.recall == 1.0 and ev.findings_found == ev.findings_true

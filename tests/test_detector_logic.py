@@ -119,7 +119,6 @@ def test_merge_of_nothing_is_empty() -> None:
     assert len(merge_index_corners(Detections.empty())) == 0
 
 
-
 def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates() -> None:
     """A zone larger than the model's input is read in overlapping tiles, not shrunk to fit."""
     from vision.detector import OnnxCardDetector

@@ -61,8 +61,9 @@ def _stream(draw: st.DrawFn) -> list[TableState]:
 def test_any_valid_stream_is_taken_without_error_and_rounds_stay_consistent(
     states: list[TableState], exact: bool
 ) -> None:
-    m = Monitor(LAYOUT, house_way=shipped_house_way("seven-card"),
-                config=MonitorConfig(face_down_counts_exact=exact))
+    m = Monitor(
+        LAYOUT, house_way=shipped_house_way("seven-card"), config=MonitorConfig(face_down_counts_exact=exact)
+    )
     events = []
     findings = []
     for s in states:

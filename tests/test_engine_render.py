@@ -158,4 +158,3 @@ def test_rendered_scenario_with_piles_seen_as_one_back(path: Path) -> None:
     got = {(f.round, f.check_id.value, f.seat) for f in found}
     assert got <= truth
     assert {c for _, c, _ in truth - got} <= {"HAND-TOUCHED-AFTER-REVEAL"}
-

@@ -43,3 +43,18 @@ def test_homography_maps_reference_points() -> None:
     for r in lay.reference_points:
         got = lay.to_image([r.table])[0]
         assert np.allclose(got, [r.image.x, r.image.y], atol=1e-6)
+
+
+def test_payout_spots_are_optional(tmp_path: Path) -> None:
+    """Older layout files have no ``payout`` spots and still load; a new one round-trips with them."""
+    old = make_layout().model_dump(mode="json")
+    assert all("payout" not in {k for k, v in s.items() if v is not None} for s in old["seats"])
+    for s in old["seats"]:
+        s.pop("payout", None)
+    p = tmp_path / "old.yaml"
+    p.write_text(yaml.safe_dump(old))
+    assert all(s.payout is None for s in load_layout(p).seats)
+    new = make_layout(payout=True)
+    new.dump(tmp_path / "new.yaml")
+    loaded = load_layout(tmp_path / "new.yaml")
+    assert loaded == new and all(s.payout is not None for s in loaded.seats)

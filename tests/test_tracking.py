@@ -65,3 +65,17 @@ def test_tracker_names_an_unknown_zone() -> None:
     tr = TableTracker(make_layout())
     with pytest.raises(KeyError, match=r"frame 7: reading for unknown zone 'seat9\.high'"):
         tr.update({"seat9.high": ()}, 7, 0.0)
+
+
+def test_a_state_without_payout_reads_as_not_paid() -> None:
+    """``SeatState.payout`` is new: a state written before it (no such field) reads as no payout."""
+    from vision.state import TableState
+
+    st = TableState.model_validate_json(
+        '{"table_id": "T1", "frame": 0, "t": 0.0, "seats": [{"seat": 1, "chips": true}]}'
+    )
+    assert st.seat(1).chips and not st.seat(1).payout
+    tr = TableTracker(make_layout(payout=True))
+    tr.update({"seat2.payout": True}, 0, 0.0)
+    got = tr.update({}, 1, 0.1)
+    assert got is not None and got.seat(2).payout and not got.seat(2).chips

@@ -40,6 +40,7 @@ def _zones(st: TableState) -> dict[str, str]:
     z: dict[str, str] = {"lcd": "-" if st.lcd is None else str(st.lcd)}
     for s in st.seats:
         z[f"seat{s.seat}.chips"] = "chips" if s.chips else "-"
+        z[f"seat{s.seat}.payout"] = "payout" if s.payout else "-"
         for k in ("dealt", "high", "low"):
             z[f"seat{s.seat}.{k}"] = " ".join(getattr(s, k)) or "-"
     for k in ("hand", "high", "low"):

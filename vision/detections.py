@@ -31,8 +31,10 @@ class Detections:
     confidence: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
 
     def __post_init__(self) -> None:
-        self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4) if np.size(self.xyxy) else (
-            np.zeros((0, 4), np.float32)
+        self.xyxy = (
+            np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
+            if np.size(self.xyxy)
+            else (np.zeros((0, 4), np.float32))
         )
         self.class_id = np.asarray(self.class_id, dtype=np.int64).reshape(-1)
         self.confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)

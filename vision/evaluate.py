@@ -15,7 +15,8 @@ How it is scored:
 - **Rounds read exactly**: a round (``truth.json``) is exact when every moment inside it has every
   seat's and the dealer's face-up cards in the right areas, which includes the dealer's exposure and
   every player's settlement.
-- Also the LCD, the i-Verify header and visibility, and chips at the same moments.
+- Also the LCD, the i-Verify header and visibility, and chips at the same moments (a seat's chips are
+  right when both its bet circle and its payout spot read as the truth has them).
 
 ``TruthDetector`` answers the pipeline's detector calls with the ground-truth boxes of the frame (mapped
 into the crop), so the pipeline's own logic can be scored apart from the model's accuracy.
@@ -259,7 +260,8 @@ def score_states(
             for s in ts.seats:
                 score.chips_total += 1
                 with contextlib.suppress(KeyError):
-                    score.chips_ok += s.chips == ps.seat(s.seat).chips
+                    got = ps.seat(s.seat)
+                    score.chips_ok += (s.chips, s.payout) == (got.chips, got.payout)
     for rnd, t0, t1 in rounds:
         score.rounds += 1
         errs = [m for t, m in bad_at if t0 <= t <= (t1 if t1 is not None else float("inf"))]

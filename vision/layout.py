@@ -58,13 +58,19 @@ class ReferencePoint(_Model):
 
 
 class SeatZones(_Model):
-    """A player spot: bet circle (chips mark an active seat), high-hand (5 cards) and low-hand areas."""
+    """A player spot: bet circle (chips mark an active seat), high-hand (5 cards) and low-hand areas.
+
+    ``payout`` (optional: older layout files have none) is the spot beside the bet circle where the
+    dealer places a winning wager's payout (seed 000 rule 7.b); without it the monitor cannot see a
+    payout, only a wager taken from the bet circle.
+    """
 
     seat: Annotated[int, Field(ge=1, le=7)]
     bet: Polygon
     high: Polygon
     low: Polygon
     deal: Polygon | None = None  # where the seat's 7 (or 6) cards land when dealt; defaults to high+low hull
+    payout: Polygon | None = None  # where the dealer puts a winner's payout chips, beside the bet circle
 
 
 class DealerZones(_Model):

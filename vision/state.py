@@ -25,6 +25,7 @@ class _Model(BaseModel):
 class SeatState(_Model):
     seat: int
     chips: bool = False  # chips in the bet circle: the seat is active (has a wager)
+    payout: bool = False  # chips in the payout spot beside the bet circle: the dealer paid the wager
     dealt: list[str] = Field(default_factory=list)  # cards lying in the deal spot, not yet set
     high: list[str] = Field(default_factory=list)  # cards in the high-hand area
     low: list[str] = Field(default_factory=list)  # cards in the low-hand area

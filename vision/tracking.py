@@ -1,6 +1,6 @@
 """From per-zone readings to table states: debounce flicker, hold occluded zones, stamp the time.
 
-Every zone (``seat3.high``, ``seat3.chips``, ``dealer.hand``, ``iverify``, ``lcd``...) has a
+Every zone (``seat3.high``, ``seat3.chips``, ``seat3.payout``, ``dealer.hand``, ``iverify``, ``lcd``...) has a
 ``Debouncer``: a new reading replaces the zone's content only after it has held for ``hold_frames``
 analysed frames and ``hold_s`` seconds, so a reading that flickers for a frame never reaches the state.
 A zone that is occluded (the dealer's arm) gets no reading at all: it keeps its last known content and
@@ -72,13 +72,13 @@ def zone_keys(layout: TableLayout) -> list[str]:
     """Every key a reading can have, in state order."""
     keys: list[str] = []
     for n in layout.seat_numbers:
-        keys += [f"seat{n}.chips", f"seat{n}.dealt", f"seat{n}.high", f"seat{n}.low"]
+        keys += [f"seat{n}.chips", f"seat{n}.payout", f"seat{n}.dealt", f"seat{n}.high", f"seat{n}.low"]
     keys += ["dealer.hand", "dealer.high", "dealer.low", "iverify", "lcd", "occluded"]
     return keys
 
 
 def _initial(key: str) -> Hashable:
-    if key.endswith(".chips"):
+    if key.endswith((".chips", ".payout")):
         return False
     if key == "iverify":
         return IVerifyReading()
@@ -136,6 +136,7 @@ class TableTracker:
             SeatState(
                 seat=n,
                 chips=bool(z[f"seat{n}.chips"]),
+                payout=bool(z[f"seat{n}.payout"]),
                 dealt=list(z[f"seat{n}.dealt"]),  # type: ignore[call-overload]
                 high=list(z[f"seat{n}.high"]),  # type: ignore[call-overload]
                 low=list(z[f"seat{n}.low"]),  # type: ignore[call-overload]

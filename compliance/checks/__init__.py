@@ -1,6 +1,5 @@
 """The checks of SPEC.md "Events and checks", one small unit each (see each module's docstring for
-its exact trigger and confidence). SETTLEMENT is not here: it needs chips outcomes that the table
-state does not carry yet.
+its exact trigger and confidence).
 
 The seat of each finding (``evaluate`` matches findings by round, check id and seat; the renderer's
 ground truth uses the same convention):
@@ -17,6 +16,7 @@ DEAL-ORDER                  the seat that got a hand out of turn (None: the deal
                             passed over / never dealt)
 CARD-COUNT                  the seat (None for the dealer)
 FOREIGN-CARD                the first seat holding the card (None if only the dealer)
+SETTLEMENT                  the seat whose wager was settled otherwise than the rules say
 =========================== ==========================================================
 
 Each finding is made once per round and key (per seat where the check concerns one).
@@ -35,7 +35,7 @@ from compliance.checks.house_way import HouseWay
 from compliance.checks.iverify_dealer_early import IVerifyDealerEarly
 from compliance.checks.iverify_not_visible import IVerifyNotVisible
 from compliance.checks.iverify_seat_early import IVerifySeatEarly
-from compliance.events import CheckId
+from compliance.checks.settlement import Settlement
 
 __all__ = ["ALL_CHECKS", "Check", "CheckContext", "build_checks"]
 
@@ -51,6 +51,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     HandTouchedAfterReveal,
     HouseWay,
     FoulMishandled,
+    Settlement,
 )
 
 
@@ -60,10 +61,7 @@ def build_checks(ctx: CheckContext, only: list[str] | None = None) -> list[Check
         known = {c.check_id.value for c in ALL_CHECKS}
         bad = [c for c in only if c not in known]
         if bad:
-            note = ""
-            if CheckId.SETTLEMENT in bad:
-                note = " (SETTLEMENT needs chips outcomes; it is not in the engine)"
             raise ValueError(
-                f"MonitorConfig.checks: unknown check id(s) {bad}; the engine runs {sorted(known)}{note}"
+                f"MonitorConfig.checks: unknown check id(s) {bad}; the engine runs {sorted(known)}"
             )
     return [cls(ctx) for cls in ALL_CHECKS if only is None or cls.check_id.value in only]

@@ -181,11 +181,17 @@ class UnsetSeatsCheck(Check):
                     if p.set_event.t <= max(w.event.t, p.visible_since) + grace:
                         del w.doubtful[name]  # set in time: the doubt resolves as compliant
                     else:
-                        breach = (f"seat {p.seat}: {w.doubtful[name]}, first seen set at "
-                                  f"t={p.set_event.t:.2f}s (frame {p.set_event.frame})", 0.6)
+                        breach = (
+                            f"seat {p.seat}: {w.doubtful[name]}, first seen set at "
+                            f"t={p.set_event.t:.2f}s (frame {p.set_event.frame})",
+                            0.6,
+                        )
                 elif not p.hidden and p.pending_since is None and p.status in ("dealt", "partial"):
-                    breach = (f"seat {p.seat}: {w.doubtful[name]} then, seen unset at t={state.t:.2f}s "
-                              f"(frame {state.frame})", 0.9)
+                    breach = (
+                        f"seat {p.seat}: {w.doubtful[name]} then, seen unset at t={state.t:.2f}s "
+                        f"(frame {state.frame})",
+                        0.9,
+                    )
                 if breach is not None:
                     break
             if breach is not None:
@@ -199,8 +205,11 @@ class UnsetSeatsCheck(Check):
         out: list[Finding] = []
         for w in self._waits.pop(rnd.number, []):
             never = [rnd.positions[n] for n in w.doubtful if rnd.positions[n].set_event is None]
-            if never and (rnd.ended or rnd.last_state is None or rnd.last_state.t - w.event.t >
-                          self.ctx.config.unset_grace_s):
+            if never and (
+                rnd.ended
+                or rnd.last_state is None
+                or rnd.last_state.t - w.event.t > self.ctx.config.unset_grace_s
+            ):
                 words = "; ".join(f"seat {p.seat}: {w.doubtful[p.name]}, never seen set" for p in never)
                 conf = 0.5 if all(w.doubtful[p.name] == "hidden" for p in never) else 0.6
                 out += self._report(rnd, w.event, words, conf)

@@ -13,8 +13,7 @@ A player hand is *foul* when its low hand outranks its high hand (``rules.settin
 * ``loses`` (seed 000 rule 5: "his hand fouls and he automatically loses to the dealer"): the hand
   must not be re-set and played as a valid hand. Trigger: after the foul exposure, the seat's cards
   change to another full setting (a HAND_CHANGED that reads as a setting) - the dealer re-set it.
-  Judged at once. Whether the wager was actually taken needs chips outcomes, which the table state
-  does not carry (that is SETTLEMENT, not in the engine).
+  Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips).
 
 One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen).
 """

@@ -1,0 +1,152 @@
+"""SETTLEMENT: the dealer settled a seat's wager otherwise than the rules' result.
+
+The rules (seed 000 rule 7, 6-card; seed 002 rules 3.11-3.15, 7-card): the dealer compares his high
+hand with the player's and his low hand with the player's; a copy (identical rank) goes to the dealer
+(000 7.a, 002 3.15), except that in the 6-card game a Joker in the player's low hand wins that
+matchup (000 7.a.i, 6.k). Win both: the wager is paid (000 7.b, 002 3.12); lose both: it is lost
+(000 7.c, 002 3.13); one of each: a push (002 3.14). A foul follows the table's foul policy (the
+layout's ``foul_policy``): ``house-way-reset`` settles the hand as the house way re-sets it (002
+3.7.2), ``loses`` loses it (000 rule 5). The result is ``rules.settlement.settle_main_wager`` (one
+seat of ``settle_round``), on the dealer's setting as played (a setting that breaks the house way is
+HOUSE-WAY's breach; the wagers are settled against what he played).
+
+What the footage shows (``compliance.rounds``):
+
+* SEAT_PAID - chips put in the seat's payout spot: the dealer paid the wager (right for a win);
+* WAGER_TAKEN - the wager left the bet circle while the round went on: taken (right for a loss);
+* neither, and the wager still in the bet circle when the round ends (ROUND_END): left as it was, a
+  push (right for a push). A push shows no action, so it is decided only then.
+
+The seat's hand is the setting it showed when turned face up (PLAYER_EXPOSED): that foul setting if
+it was foul (the policy decides), else the last face-up setting seen in its areas (a face-up hand
+re-set after the reveal). The dealer's is his last DEALER_SET.
+
+Only judged when the footage shows enough: both settings read as faces that ``settle_round`` takes
+(no backs; a hand of the wrong size or a card twice is CARD-COUNT's or FOREIGN-CARD's, and is not
+settled here). A round voided by FOREIGN-CARD is not judged (seed 002 rule 5.1.1: nothing stands).
+A payout or take seen before the faces are known is judged once they are (its own time and frame
+stay the evidence); a push is judged at ROUND_END (a round cut off by the end of the footage is not).
+Seat: the seat settled. One finding per seat per round; confidence 1.0 for a payout or a take (an
+action seen), 0.9 for a push (inferred from no action).
+"""
+
+from __future__ import annotations
+
+from compliance.checks._base import Check, CheckContext, setting_of, show
+from compliance.events import CheckId, Event, EventKind, Finding
+from compliance.rounds import PositionState, RoundState
+from rules.paytables import Game
+from rules.settings import Setting, is_foul
+from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
+from rules.sidebets import BetResult, Outcome
+
+__all__ = ["Settlement"]
+
+# What the dealer must do with the chips for each result of the standard wager (seed 000 rule 7).
+_DUE = {
+    Outcome.WIN: "paid (a payout beside the bet)",
+    Outcome.LOSE: "taken",
+    Outcome.PUSH: "left in the bet circle, no payout",
+}
+_RIGHT = {"paid": Outcome.WIN, "taken": Outcome.LOSE, "left": Outcome.PUSH}
+_ACTIONS = {EventKind.SEAT_PAID: "paid", EventKind.WAGER_TAKEN: "taken"}
+_TRIGGERS = {
+    EventKind.SEAT_PAID,
+    EventKind.WAGER_TAKEN,
+    EventKind.PLAYER_EXPOSED,
+    EventKind.HAND_CHANGED,
+    EventKind.DEALER_SET,
+}
+
+
+class Settlement(Check):
+    check_id = CheckId.SETTLEMENT
+
+    def __init__(self, ctx: CheckContext) -> None:
+        super().__init__(ctx)
+        policy = FoulPolicy.HOUSE_WAY if ctx.layout.foul_policy == "house-way-reset" else FoulPolicy.LOSE
+        self._options = TableOptions(game=Game(ctx.layout.game), foul_policy=policy)
+        self._judged: set[tuple[int, str, str]] = set()  # (round, position, action) already judged
+        self._cache: dict[tuple[tuple[str, ...], ...], BetResult | None] = {}
+
+    def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
+        if rnd.void_reason is not None:
+            return []
+        if event.kind in _TRIGGERS:
+            return [f for p in rnd.active_seats() for f in self._judge_actions(rnd, p)]
+        if event.kind is EventKind.ROUND_END:
+            out = [f for p in rnd.active_seats() for f in self._judge_actions(rnd, p)]
+            for p in rnd.active_seats():
+                if p.paid_event is None and p.taken_event is None and p.wager_in:
+                    out += self._judge(rnd, p, "left", event, 0.9)
+            return out
+        return []
+
+    def on_close(self, rnd: RoundState) -> list[Finding]:
+        self._judged = {k for k in self._judged if k[0] != rnd.number}
+        return []
+
+    # --- the judgement -------------------------------------------------------------------------
+    def _judge_actions(self, rnd: RoundState, p: PositionState) -> list[Finding]:
+        out: list[Finding] = []
+        for ev in (p.paid_event, p.taken_event):
+            if ev is not None and (rnd.number, p.name, _ACTIONS[ev.kind]) not in self._judged:
+                out += self._judge(rnd, p, _ACTIONS[ev.kind], ev, 1.0)
+        return out
+
+    def _judge(
+        self, rnd: RoundState, p: PositionState, action: str, evidence: Event, confidence: float
+    ) -> list[Finding]:
+        """Compare one action (``paid``, ``taken``, ``left``) with the rules' result, once it is known."""
+        settings = self._settings(rnd, p)
+        if settings is None:
+            return []  # not known yet (or never): nothing is judged, nothing invented
+        dealer, player = settings
+        result = self._result(dealer, player)
+        if result is None:
+            return []
+        self._judged.add((rnd.number, p.name, action))
+        if result.outcome is _RIGHT[action] or not self.once(rnd, p.name):
+            return []
+        what = {"paid": "paid the wager", "taken": "took the wager", "left": "left the wager, no payout"}
+        return [
+            self.finding(
+                rnd,
+                seat=p.seat,
+                t=evidence.t,
+                frame=evidence.frame,
+                expected=f"{result.outcome.value} ({result.detail}; {result.cite}): the wager "
+                f"{_DUE[result.outcome]}",
+                observed=f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
+                f"{show(dealer)}",
+                confidence=confidence,
+            )
+        ]
+
+    def _settings(self, rnd: RoundState, p: PositionState) -> tuple[Setting, Setting] | None:
+        d = rnd.dealer
+        dealer = setting_of(d.set_high, d.set_low) if d.set_event is not None else None
+        if dealer is None or p.exposed_event is None:
+            return None
+        first = setting_of(p.exposed_event.high, p.exposed_event.low)
+        if first is None:
+            return None
+        if is_foul(first):
+            return dealer, first  # the foul as the player set it: the foul policy decides
+        last = setting_of(p.set_high, p.set_low)
+        return dealer, last if last is not None and last.cards == first.cards else first
+
+    def _result(self, dealer: Setting, player: Setting) -> BetResult | None:
+        key = tuple(
+            tuple(str(c) for c in part) for part in (dealer.high, dealer.low, player.high, player.low)
+        )
+        if key not in self._cache:
+            try:
+                self._cache[key] = settle_main_wager(
+                    self._options, (key[0], key[1]), (key[2], key[3]), house_way=self.ctx.house_way
+                )
+            except ValueError:  # SettlementError; a house-way plug-in that refuses the hand
+                self._cache[key] = None
+            if len(self._cache) > 4096:
+                self._cache.pop(next(iter(self._cache)))
+        return self._cache[key]
