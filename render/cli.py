@@ -31,6 +31,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         rounds: Annotated[int, typer.Option(help="Rounds with --random.")] = 2,
         crf: Annotated[int, typer.Option(help="x264 quality (higher: smaller file).")] = 23,
+        size: Annotated[str, typer.Option(help="Camera resolution WIDTHxHEIGHT.")] = "1920x1080",
     ) -> None:
         """Render one clip of overhead table video with its exact ground truth."""
         from render.clip import ClipStats, RenderError, render_clip
@@ -46,7 +47,7 @@ def register(app: typer.Typer) -> None:
             else:
                 raise ScenarioError("give a scenario YAML or --random GAME")
             stats: list[ClipStats] = []
-            truth = render_clip(sc, seed, out, name=name, crf=crf, stats=stats)
+            truth = render_clip(sc, seed, out, name=name, crf=crf, stats=stats, image_size=_parse_size(size))
         except (ScenarioError, RenderError, ValueError) as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(1) from e
@@ -64,6 +65,7 @@ def register(app: typer.Typer) -> None:
         only: Annotated[
             list[str] | None, typer.Option(help="Render only these scenarios (file stems).")
         ] = None,
+        size: Annotated[str, typer.Option(help="Camera resolution WIDTHxHEIGHT.")] = "1920x1080",
     ) -> None:
         """Regenerate the whole sample footage set (render/data/scenarios/*.yaml) and its README."""
         from render.clip import ClipStats
@@ -74,4 +76,15 @@ def register(app: typer.Typer) -> None:
                 f"{name}: {s.frames} frames, {s.bytes_video / 1e6:.1f} MB, {s.ms_per_frame:.1f} ms/frame"
             )
 
-        render_samples(out, only=only, progress=progress)
+        render_samples(out, only=only, progress=progress, image_size=_parse_size(size))
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    """``1920x1080`` -> (1920, 1080); a clear error otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise typer.BadParameter(f"--size must be WIDTHxHEIGHT (like 1920x1080), but got {text!r}") from None
+    if not (160 <= w <= 7680 and 90 <= h <= 4320):
+        raise typer.BadParameter(f"--size {text!r} is outside 160x90 .. 7680x4320")
+    return w, h

@@ -70,9 +70,17 @@ def _deck_for(scenario: Scenario, seed: int) -> str:
     return deck
 
 
-def plan_clip(scenario: Scenario, seed: int) -> tuple[TableLayout, Director]:
-    """The layout and the played director (frames and truth), without drawing anything."""
-    layout = build_layout(scenario.game)
+def plan_clip(
+    scenario: Scenario, seed: int, image_size: tuple[int, int] | None = None
+) -> tuple[TableLayout, Director]:
+    """The layout and the played director (frames and truth), without drawing anything.
+
+    ``image_size`` (width, height) is the camera's resolution; None: ``render.table``'s default."""
+    layout = (
+        build_layout(scenario.game)
+        if image_size is None
+        else build_layout(scenario.game, image_size=image_size)
+    )
     if scenario.face_up_dealing:
         layout = layout.model_copy(update={"face_up_dealing": True})
     director = Director(scenario, layout, seed)
@@ -96,6 +104,8 @@ class _Zones:
             ]
             if s.deal is not None:
                 polys.append((f"seat{s.seat}.dealt", s.deal))
+            if s.payout is not None:
+                polys.append((f"seat{s.seat}.payout", s.payout))
         polys += [
             ("dealer.hand", layout.dealer.hand),
             ("dealer.high", layout.dealer.high),
@@ -141,6 +151,7 @@ def _true_state(layout: TableLayout, scene: FrameScene, k: int, occluded: list[s
         SeatState(
             seat=n,
             chips=n in scene.chips,
+            payout=n in scene.payouts,
             dealt=toks(f"seat{n}.dealt"),
             high=toks(f"seat{n}.high"),
             low=toks(f"seat{n}.low"),
@@ -236,12 +247,13 @@ def render_clip(
     name: str | None = None,
     crf: int = 23,
     stats: list[ClipStats] | None = None,
+    image_size: tuple[int, int] | None = None,
 ) -> ClipTruth:
     """Render ``scenario`` with ``seed`` into ``out_dir``; returns (and writes) its ground truth."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     clip = name or scenario.name
-    layout, director = plan_clip(scenario, seed)
+    layout, director = plan_clip(scenario, seed, image_size)
     deck = _deck_for(scenario, seed)
     renderer = FrameRenderer(layout, load_deck(deck, _ART_SOURCE_WIDTH), seed)
     zones = _Zones(layout)

@@ -10,7 +10,8 @@ camera's left); the dealer is the seventh position. The shuffler's LCD value n n
 that position counter-clockwise, to every spot, occupied or not, and the dealer).
 
 Every seat has, from the dealer outwards, a high-hand box ("H"), a low-hand box ("L") and a bet
-circle; its dealt hand lands on the line between the two boxes (the ``deal`` zone covers both).
+circle, with a smaller payout circle beside the bet circle (where the dealer puts a winner's payout);
+its dealt hand lands on the line between the two boxes (the ``deal`` zone covers both).
 The 7-card and the 6-card table share this geometry; only ``game`` and ``table_id`` differ.
 """
 
@@ -52,6 +53,8 @@ _R_LOW = 540.0
 _R_BET = 640.0
 _R_DEAL = 485.0
 _BET_RADIUS = 42.0
+_PAYOUT_RADIUS = 34.0  # the payout circle: a chip stack (19.5 mm radius) fills its inner disc
+_PAYOUT_OFFSET = 92.0  # its centre, from the bet circle's along the arc (towards the next seat)
 _HIGH_BOX = (140.0, 100.0)  # tangential x radial size
 _LOW_BOX = (95.0, 100.0)
 _DEAL_BOX = (175.0, 210.0)
@@ -134,6 +137,8 @@ class TableGeometry:
         self.dealer_high_box = _DEALER_HIGH
         self.dealer_low_box = _DEALER_LOW
         self.seats = list(range(1, 7))
+        self.bet_radius = _BET_RADIUS
+        self.payout_radius = _PAYOUT_RADIUS
 
     def seat_angle(self, seat: int) -> float:
         return _SEAT_ANGLES[seat - 1]
@@ -149,6 +154,12 @@ class TableGeometry:
 
     def bet_centre(self, seat: int) -> tuple[float, float]:
         return self._at(seat, _R_BET)
+
+    def payout_centre(self, seat: int) -> tuple[float, float]:
+        """The payout circle's centre: beside the bet circle, along the arc's tangent."""
+        rad = math.radians(self.seat_angle(seat))
+        bx, by = self.bet_centre(seat)
+        return bx + _PAYOUT_OFFSET * math.sin(rad), by - _PAYOUT_OFFSET * math.cos(rad)
 
     def zone_centre(self, seat: int, zone: str) -> tuple[float, float]:
         return self._at(seat, {"high": _R_HIGH, "low": _R_LOW, "dealt": _R_DEAL}[zone])
@@ -203,23 +214,30 @@ class TableGeometry:
             high=_oriented_box(*self.zone_centre(seat, "high"), theta, _HIGH_BOX),
             low=_oriented_box(*self.zone_centre(seat, "low"), theta, _LOW_BOX),
             deal=_oriented_box(*self.zone_centre(seat, "dealt"), theta, _DEAL_BOX),
+            payout=_circle(*self.payout_centre(seat), _PAYOUT_RADIUS),
         )
 
 
-def build_layout(game: Game, table_id: str | None = None) -> TableLayout:
-    """The layout file of the rendered table for ``game`` (the monitor reads this same file)."""
+def build_layout(
+    game: Game, table_id: str | None = None, image_size: tuple[int, int] = (IMAGE_W, IMAGE_H)
+) -> TableLayout:
+    """The layout file of the rendered table for ``game`` (the monitor reads this same file).
+
+    ``image_size`` is the camera's resolution: the same view (the felt fills the frame), more or
+    fewer pixels per card."""
     g = TableGeometry()
+    sx, sy = image_size[0] / IMAGE_W, image_size[1] / IMAGE_H
     table_corners = ((0.0, 0.0), (TABLE_W_MM, 0.0), (TABLE_W_MM, TABLE_H_MM), (0.0, TABLE_H_MM))
     names = ("felt-top-left", "felt-top-right", "felt-bottom-right", "felt-bottom-left")
     refs = [
-        ReferencePoint(name=n, table=Point(x=t[0], y=t[1]), image=Point(x=i[0], y=i[1]))
+        ReferencePoint(name=n, table=Point(x=t[0], y=t[1]), image=Point(x=i[0] * sx, y=i[1] * sy))
         for n, t, i in zip(names, table_corners, _IMAGE_CORNERS, strict=True)
     ]
     return TableLayout(
         table_id=table_id or ("render-7card" if game == "seven-card" else "render-6card"),
         game=game,
-        image_width=IMAGE_W,
-        image_height=IMAGE_H,
+        image_width=int(image_size[0]),
+        image_height=int(image_size[1]),
         table_width_mm=TABLE_W_MM,
         table_height_mm=TABLE_H_MM,
         reference_points=refs,
@@ -301,6 +319,8 @@ def draw_felt(layout: TableLayout, rng: np.random.Generator) -> np.ndarray:
     shift = 4
     for seat in layout.seats:
         cv2.polylines(canvas, [_cv_pts(seat.bet)], True, gold, lw, cv2.LINE_AA, shift)
+        if seat.payout is not None:
+            cv2.polylines(canvas, [_cv_pts(seat.payout)], True, white, max(1, lw // 2), cv2.LINE_AA, shift)
         cv2.polylines(canvas, [_cv_pts(seat.high)], True, white, lw, cv2.LINE_AA, shift)
         cv2.polylines(canvas, [_cv_pts(seat.low)], True, white, lw, cv2.LINE_AA, shift)
         for label, zone, scale in (("H", "high", 1.6), ("L", "low", 1.6)):

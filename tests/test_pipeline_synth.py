@@ -43,20 +43,22 @@ def _circle(cx: float, cy: float, r: float, n: int = 16) -> list[dict[str, float
     return [{"x": float(cx + r * np.cos(t)), "y": float(cy + r * np.sin(t))} for t in a]
 
 
-def make_layout(game: str = "seven-card") -> TableLayout:
-    """Three seats along the near edge, the dealer at the far edge, displays in the far corners."""
+def make_layout(game: str = "seven-card", *, payout: bool = False) -> TableLayout:
+    """Three seats along the near edge, the dealer at the far edge, displays in the far corners
+    (``payout``: a payout spot beside each bet circle; layouts may have none)."""
     seats = []
     for i, n in enumerate((1, 2, 3)):
         x0 = 150 + i * 520
-        seats.append(
-            {
-                "seat": n,
-                "bet": _circle(x0 + 200, 875, 45),
-                "high": _rect(x0, 560, 330, 120),
-                "low": _rect(x0 + 340, 560, 140, 120),
-                "deal": _rect(x0 + 120, 700, 200, 110),
-            }
-        )
+        seat = {
+            "seat": n,
+            "bet": _circle(x0 + 200, 875, 45),
+            "high": _rect(x0, 560, 330, 120),
+            "low": _rect(x0 + 340, 560, 140, 120),
+            "deal": _rect(x0 + 120, 700, 200, 110),
+        }
+        if payout:
+            seat["payout"] = _circle(x0 + 310, 875, 35)
+        seats.append(seat)
     raw = {
         "table_id": "T1",
         "game": game,
@@ -148,6 +150,7 @@ class SynthTable:
     iv_high: list[str] = field(default_factory=list)
     iv_low: list[str] = field(default_factory=list)
     chips: set[int] = field(default_factory=set)
+    payouts: set[int] = field(default_factory=set)  # seats with a payout stack in the payout spot
     arm: tuple[float, float] | None = None  # table point where the arm's hand is (arm reaches from the top)
     towel: bool = False
     noise: int = 3
@@ -162,10 +165,17 @@ class SynthTable:
         for s in lay.seats:
             bet = np.array([[p.x, p.y] for p in s.bet])
             cv2.polylines(img, [_to_img(hmat, bet)], True, (200, 200, 200), 1, cv2.LINE_AA)
-            if s.seat in self.chips:
-                c = bet.mean(0)
+            spots = [(bet, s.seat in self.chips, 30)]
+            if s.payout is not None:
+                spot = np.array([[p.x, p.y] for p in s.payout])
+                cv2.polylines(img, [_to_img(hmat, spot)], True, (200, 200, 200), 1, cv2.LINE_AA)
+                spots.append((spot, s.seat in self.payouts, 25))
+            for poly, stacked, r in spots:
+                if not stacked:
+                    continue
+                c = poly.mean(0)
                 chip = np.array(
-                    [[c[0] + 30 * np.cos(a), c[1] + 30 * np.sin(a)] for a in np.linspace(0, 6.28, 24)]
+                    [[c[0] + r * np.cos(a), c[1] + r * np.sin(a)] for a in np.linspace(0, 6.28, 24)]
                 )
                 cv2.fillPoly(img, [_to_img(hmat, chip)], (30, 30, 200))
                 cv2.polylines(img, [_to_img(hmat, chip * 0.999)], True, (255, 255, 255), 2)
@@ -250,7 +260,7 @@ class ColourDetector:
             n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
             for i in range(1, n):
                 x, y, w, h, a = stats[i]
-                if a >= 80:
+                if a >= 80 and min(w, h) >= 6:  # no 1-px slivers where a resized crop blends colours
                     boxes.append([x, y, x + w, y + h])
                     cls.append(CLASSES.index(tok))
         if self.wrong > 0 and cls:

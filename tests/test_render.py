@@ -19,7 +19,7 @@ from render.samples import scenario_dir
 from render.scenario import RoundSpec, Scenario, ScenarioError, Violation, load_scenario, random_scenario
 from render.table import build_layout
 from rules.cards import DECK, parse_card
-from vision.layout import load_layout
+from vision.layout import Point, load_layout
 
 SCENARIOS = sorted(scenario_dir().glob("*.yaml"))
 DATA = Path(__file__).parent.parent / "render" / "data"
@@ -291,3 +291,133 @@ def test_no_ordering_finding_when_the_iverify_seat_comes_last() -> None:
     sc = _small(iverify_seats=[5], violations=[Violation(check=CheckId.HOUSE_WAY)])
     _, director = plan_clip(sc, 4)
     assert {f.check_id for f in director.rounds[0].findings} == {CheckId.HOUSE_WAY}
+
+
+def test_settlement_can_be_injected_but_not_in_a_void_round() -> None:
+    """SETTLEMENT is injectable (and drawn by random_scenario); with FOREIGN-CARD the round is void
+    (seed 002 rule 5.1.1) and nothing is settled, so the pair is refused, naming the field."""
+    assert _small(violations=[Violation(check=CheckId.SETTLEMENT, seat=3)]).rounds[0].violations
+    with pytest.raises(ValueError, match="SETTLEMENT cannot be injected with FOREIGN-CARD"):
+        _small(violations=[Violation(check=CheckId.SETTLEMENT), Violation(check=CheckId.FOREIGN_CARD)])
+    drawn = {
+        v.check
+        for seed in range(40)
+        for r in random_scenario("seven-card", seed, rounds=2, violation_rate=1.0).rounds
+        for v in r.violations
+    }
+    assert CheckId.SETTLEMENT in drawn
+
+
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_every_wager_is_settled_as_the_rules_say(game: str) -> None:
+    """Seed 000 rule 7 / seed 002 3.11-3.15: paid (payout placed), taken, or left (a push), per seat,
+    from rules.settlement on the truth's hands (a 6-card foul as set: it loses, seed 000 rule 5)."""
+    from rules.paytables import Game
+    from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
+    from rules.sidebets import Outcome
+
+    policy = FoulPolicy.HOUSE_WAY if game == "seven-card" else FoulPolicy.LOSE
+    options = TableOptions(game=Game(game), foul_policy=policy)
+    seen = set()
+    for seed in range(4):
+        sc = random_scenario(game, seed, rounds=2, violation_rate=0.0)  # type: ignore[arg-type]
+        first = sc.rounds[0]  # a foul in every first round: its settlement follows the foul policy
+        if not first.fouls:
+            own = [s for s in first.active_seats or [] if s not in first.iverify_seats]
+            sc.rounds[0] = first.model_copy(update={"fouls": own[:1]})
+        _, director = plan_clip(sc, seed)
+        for rec in director.rounds:
+            dealer = next(h for h in rec.hands if h.position == "dealer")
+            actions = {
+                e.seat: e.kind for e in rec.events if e.kind in (EventKind.SEAT_PAID, EventKind.WAGER_TAKEN)
+            }
+            for h in rec.hands:
+                if not h.active or h.seat is None:
+                    continue
+                want = settle_main_wager(options, (dealer.high, dealer.low), (h.high, h.low)).outcome
+                kind = actions.get(h.seat)
+                got = (
+                    Outcome.WIN
+                    if kind is EventKind.SEAT_PAID
+                    else Outcome.LOSE
+                    if kind is EventKind.WAGER_TAKEN
+                    else Outcome.PUSH
+                )
+                assert got is want, (seed, rec.round, h.position)
+                seen.add(want)
+            end = next(e for e in rec.events if e.kind == EventKind.ROUND_END)
+            assert all(
+                e.t < end.t
+                for e in rec.events
+                if e.seat in actions and e.kind in (EventKind.SEAT_PAID, EventKind.WAGER_TAKEN)
+            )
+    assert seen == {Outcome.WIN, Outcome.LOSE, Outcome.PUSH}
+
+
+@pytest.mark.parametrize(("game", "seat"), [("seven-card", 3), ("six-card", 5)])
+def test_an_injected_settlement_renders_the_wrong_action_at_the_finding_time(game: str, seat: int) -> None:
+    """The truth's SETTLEMENT finding: the seat settled the wrong way, at the first frame the camera
+    shows it (the dealer's hand off the spot); the chip reader sees that spot as the truth has it."""
+    from rules.sidebets import Outcome
+    from vision.chips import FeltModel, chips_present, inner_mask
+    from vision.zones import build_regions
+
+    sc = _small(game, violations=[Violation(check=CheckId.SETTLEMENT, seat=seat)])
+    _, director = plan_clip(sc, 3)
+    (rec,) = director.rounds
+    [f] = rec.findings
+    assert f.check_id is CheckId.SETTLEMENT and f.seat == seat
+    outcome = Outcome(f.expected.split(":")[0])
+    action = next(
+        e for e in rec.events if e.seat == seat and e.kind in (EventKind.SEAT_PAID, EventKind.WAGER_TAKEN)
+    )
+    assert action.frame == f.frame
+    assert (outcome, action.kind) not in {
+        (Outcome.WIN, EventKind.SEAT_PAID),
+        (Outcome.LOSE, EventKind.WAGER_TAKEN),
+    }
+    assert ("paid" if action.kind is EventKind.SEAT_PAID else "took") in f.observed
+    spot = f"seat{seat}.{'payout' if action.kind is EventKind.SEAT_PAID else 'bet'}"
+    layout = build_layout(game)  # type: ignore[arg-type]
+    regions = {r.name: r for r in build_regions(layout) if r.kind == "bet"}
+    frames = list(render_frames(sc, 3, frames=[f.frame - 25, f.frame]))
+    (_, _, _, st0), (_, img, _, st1) = frames
+    assert spot not in st1.occluded
+    after = (st1.seat(seat).payout, st1.seat(seat).chips)
+    assert after == ((True, True) if action.kind is EventKind.SEAT_PAID else (False, False))
+    assert (st0.seat(seat).payout, st0.seat(seat).chips) == (False, True)
+    felt = FeltModel.learn([r.rectify(img) for r in regions.values()])
+    for name, r in regions.items():
+        n = int(name[4 : name.index(".")])
+        want = st1.seat(n).payout if name.endswith(".payout") else st1.seat(n).chips
+        crop = r.rectify(img)
+        assert (
+            chips_present(crop, inner_mask(r.size, r.table_to_crop_pts(r.zones[0].table_poly)), felt) == want
+        ), name
+
+
+def test_a_foreign_card_given_to_a_fouling_seat_leaves_it_a_foul_to_set() -> None:
+    """The foreign copy replaces a card of a seat that fouls only where a foul setting remains (this
+    round of the seed-1 batch once replaced a card so that seat 6 had no foul setting left)."""
+    from rules.settings import Setting, is_foul
+
+    sc = random_scenario("six-card", 100039, rounds=2, violation_rate=0.5)
+    spec = sc.rounds[1]
+    assert spec.fouls == [6] and [v.check for v in spec.violations] == [CheckId.FOREIGN_CARD]
+    _, director = plan_clip(sc, 100039)
+    rec = director.rounds[1]
+    assert [(f.check_id, f.seat) for f in rec.findings] == [(CheckId.FOREIGN_CARD, 6)]
+    shown = next(e for e in rec.events if e.kind == EventKind.PLAYER_EXPOSED and e.seat == 6)
+    assert is_foul(Setting(high=tuple(map(parse_card, shown.high)), low=tuple(map(parse_card, shown.low))))
+
+
+def test_layout_scales_with_the_camera_resolution() -> None:
+    """The same view at 1920x1080: every reference point 1.5x further out, cards 1.5x larger."""
+    small, big = build_layout("seven-card"), build_layout("seven-card", image_size=(1920, 1080))
+    assert (big.image_width, big.image_height) == (1920, 1080)
+    for a, b in zip(small.reference_points, big.reference_points, strict=True):
+        assert b.image.x == pytest.approx(1.5 * a.image.x) and b.image.y == pytest.approx(1.5 * a.image.y)
+        assert b.table == a.table
+    pts = [Point(x=500.0, y=400.0), Point(x=563.5, y=400.0)]
+    ws, wb = (float(np.ptp(lay.to_image(pts)[:, 0])) for lay in (small, big))
+    assert wb == pytest.approx(1.5 * ws, rel=1e-6)

@@ -26,11 +26,14 @@ def test_render_command_writes_a_clip_and_its_ground_truth(tmp_path: Path) -> No
         "name: one\ngame: six-card\ndeck: tigullio\nrounds:\n  - lcd: 4\n    active_seats: [2]\n"
         "    violations:\n      - check: HOUSE-WAY\n"
     )
-    res = CliRunner().invoke(app, ["render", str(scenario), "--seed", "3", "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        app, ["render", str(scenario), "--seed", "3", "--out", str(tmp_path), "--size", "1280x720"]
+    )
     assert res.exit_code == 0, res.output
     truth = ClipTruth.model_validate_json((tmp_path / "one.truth.json").read_text())
     layout = load_layout(tmp_path / truth.layout)
     assert layout.game == "six-card" and truth.game == "six-card"
+    assert (layout.image_width, layout.image_height) == (1280, 720)
     probe = subprocess.run(
         ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
          "stream=nb_read_frames,width,height,r_frame_rate", "-of", "json", str(tmp_path / truth.clip)],
@@ -62,6 +65,14 @@ def test_render_command_names_the_bad_file(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["render", str(bad), "--out", str(tmp_path)])
     assert res.exit_code == 1
     assert "bad.yaml" in res.output and "game" in res.output
+    assert not list(tmp_path.glob("*.mp4"))
+
+
+def test_render_command_refuses_a_bad_size(tmp_path: Path) -> None:
+    sc = tmp_path / "d.yaml"
+    sc.write_text("name: d\ngame: seven-card\nrounds:\n  - lcd: 1\n")
+    res = CliRunner().invoke(app, ["render", str(sc), "--out", str(tmp_path), "--size", "1920by1080"])
+    assert res.exit_code == 2 and "WIDTHxHEIGHT" in res.output
     assert not list(tmp_path.glob("*.mp4"))
 
 

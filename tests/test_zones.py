@@ -26,6 +26,9 @@ def test_every_layout_area_has_a_region_in_fixed_order() -> None:
         "seat2.bet",
         "seat3.bet",
     ]
+    with_payout = [r.name for r in build_regions(make_layout(payout=True))]
+    assert with_payout == [*names, "seat1.payout", "seat2.payout", "seat3.payout"]
+    assert {r.kind for r in build_regions(make_layout(payout=True)) if r.name.endswith(".payout")} == {"bet"}
 
 
 def test_crop_table_image_round_trip() -> None:

@@ -1,7 +1,7 @@
 """The camera pipeline: frames of a source -> table states, yielded whenever the table changes.
 
 Per analysed frame, for every region of the layout (a seat's card areas, the dealer's, the i-Verify
-display, the LCD, each bet circle):
+display, the LCD, each bet circle and payout spot):
 
 1. **Change test.** The region is rectified to a small crop (its longest side ``small_px``
    pixels; a few microseconds) and compared with the crop taken when it last settled: the share of
@@ -19,8 +19,9 @@ display, the LCD, each bet circle):
 3. **Settle, then read.** A changed, unoccluded zone is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
    upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
-   (LCD digit, i-Verify header and visibility, chips). A reading that differs from the previous one
-   is confirmed by ``confirm_reads`` agreeing reads before the zone counts as settled.
+   (LCD digit, i-Verify header and visibility, chips in a bet circle or a payout spot). A reading
+   that differs from the previous one is confirmed by ``confirm_reads`` agreeing reads before the
+   zone counts as settled.
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -50,9 +51,23 @@ from vision.state import TableState
 from vision.tracking import IVerifyReading, TableTracker
 from vision.zones import Region, build_regions
 
-__all__ = ["FrameResult", "PipelineConfig", "TablePipeline", "load_shipped_detector", "watch"]
+__all__ = [
+    "CARD_PX_PER_MM",
+    "FrameResult",
+    "PipelineConfig",
+    "TablePipeline",
+    "load_shipped_detector",
+    "watch",
+]
 
 _log = logging.getLogger("vision.pipeline")
+
+
+# The card detector reads crops at this one resolution whatever the camera: seat and dealer regions
+# are cut at it, the i-Verify panel's card row is resized by the same factor. A card's index is then
+# about 30 px tall. (At a 1280x720 overhead view the camera gives ~0.84 px/mm: an index ~8 px tall,
+# too few pixels to read reliably; a 1920x1080 view gives ~1.26 px/mm.)
+CARD_PX_PER_MM = 1.6
 
 
 class PipelineConfig(BaseModel):
@@ -89,6 +104,9 @@ class PipelineConfig(BaseModel):
     min_confidence: float = Field(0.5, ge=0, le=1)
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
+    card_px_per_mm: float | None = Field(
+        CARD_PX_PER_MM, gt=0, description="resolution of the crops the card detector reads; None = px_per_mm"
+    )
     chips_fraction: float = Field(0.2, gt=0, lt=1)
     iverify_cover_s: float = Field(1.0, ge=0, description="a cover over the i-Verify display counts after")
     iverify_visible_fraction: float = Field(0.5, gt=0, lt=1)
@@ -100,17 +118,16 @@ class FrameResult(NamedTuple):
     image: np.ndarray  # the BGR frame of that state
 
 
-# Zone crops are cut at the camera's own resolution, where a card's index is ~9 px tall at
-# 1280x720; the detector was trained on indices of 12-40 px. Twice the size, read in model-sized
-# tiles, roughly doubled the cards found on the sample footage's dealer and i-Verify zones.
-_ZONE_UPSCALE = 2.0
+def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float:
+    """How much the i-Verify panel's card row is enlarged for the detector (never shrunk)."""
+    return max(1.0, (card_px_per_mm or region_px_per_mm) / region_px_per_mm)
 
 
 def load_shipped_detector() -> CardDetector:
-    """The trained detector shipped in models/, set up for zone crops (upscaled, tiled)."""
+    """The trained detector shipped in models/, set up for zone crops (read in model-sized tiles)."""
     from vision.detector import load_detector
 
-    return load_detector(upscale=_ZONE_UPSCALE, tile=True)
+    return load_detector(upscale=1.0, tile=True)
 
 
 class _LazyDetector:
@@ -137,6 +154,9 @@ class _ZoneWatch:
     core: np.ndarray  # bool, the zone itself (what an occluder must cover)
     core_area: int
     fresh: bool = True  # never read yet
+    # read again once an occluder has left: what changed under an arm may differ from the picture
+    # before it by too few pixels for the change test (one card swapped at the end of a fan)
+    recheck: bool = False
     still: int = 0
     changed_since: float | None = None
     occluded: bool = False
@@ -204,7 +224,12 @@ class TablePipeline:
         self.layout = layout
         self.detector = detector
         self.cfg = config or PipelineConfig()
-        self.regions = build_regions(layout, margin_mm=self.cfg.crop_margin_mm, px_per_mm=self.cfg.px_per_mm)
+        self.regions = build_regions(
+            layout,
+            margin_mm=self.cfg.crop_margin_mm,
+            px_per_mm=self.cfg.px_per_mm,
+            card_px_per_mm=self.cfg.card_px_per_mm,
+        )
         self._watch: list[_Watch] = []
         for r in self.regions:
             s = min(1.0, self.cfg.small_px / max(r.size))
@@ -287,12 +312,12 @@ class TablePipeline:
             zc = d & z.mask
             zone_changed.append(zc)
             changed_px |= zc
-        if not any(z.fresh for z in w.zones) and all(
+        if not any(z.fresh or z.occluded or z.recheck for z in w.zones) and all(
             np.count_nonzero(zc) <= cfg.change_fraction * z.area
             for z, zc in zip(w.zones, zone_changed, strict=True)
         ):  # nothing changed (the common case): no occlusion tests, no reading
             for z in w.zones:
-                z.occluded, z.changed_since, z.still = False, None, z.still + 1
+                z.changed_since, z.still = None, z.still + 1
             return {}
         # occluders: big skin-coloured blobs, and (not on the i-Verify display, whose own picture changes
         # from edge to edge) big changed blobs reaching in from the crop's edge: an arm of any colour
@@ -310,7 +335,7 @@ class TablePipeline:
         todo: list[_ZoneWatch] = []
         maybe: list[_ZoneWatch] = []  # under an edge blob, still: readable if the blob is only cards
         for z, zc in zip(w.zones, zone_changed, strict=True):
-            changed = 1.0 if z.fresh else np.count_nonzero(zc) / z.area
+            changed = 1.0 if z.fresh or z.recheck else np.count_nonzero(zc) / z.area
             if changed <= cfg.change_fraction:
                 z.occluded, z.changed_since, z.still = False, None, z.still + 1
                 continue
@@ -321,6 +346,8 @@ class TablePipeline:
             by_skin = np.count_nonzero(skin & z.core) / z.core_area >= cfg.zone_occlusion_fraction
             by_edge = np.count_nonzero(edge & z.core) / z.core_area >= cfg.zone_occlusion_fraction
             z.occluded = bool(by_skin or by_edge)
+            if z.occluded:
+                z.recheck = True  # read it when the occluder has gone, however alike it looks then
             if by_skin:
                 continue
             # an edge blob that lies still for long is no passing arm (a card pushed half out): read it
@@ -358,7 +385,7 @@ class TablePipeline:
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
                 z.ref = small
-                z.settled_value, z.changed_since, z.agree, z.fresh = v, None, 0, False
+                z.settled_value, z.changed_since, z.agree, z.fresh, z.recheck = v, None, 0, False, False
                 out[z.key] = v
         return out
 
@@ -380,17 +407,26 @@ class TablePipeline:
         return m
 
     # --- readers ---------------------------------------------------------------------------------
-    def _detect(self, r: Region, crop: np.ndarray, y_offset: int = 0) -> Detections:
+    def _detect(self, r: Region, crop: np.ndarray, y_offset: int = 0, zoom: float = 1.0) -> Detections:
+        """Detections in ``crop`` coordinates; ``zoom`` > 1 lets the detector read it enlarged."""
         import time
 
+        import cv2
+
+        if zoom != 1.0:
+            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         hook = getattr(self.detector, "set_context", None)
         if callable(hook):
             m = r.to_crop
             if y_offset:
                 m = np.array([[1, 0, 0], [0, 1, -y_offset], [0, 0, 1.0]]) @ m
+            if zoom != 1.0:
+                m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
         dets = self.detector.detect(crop)
+        if zoom != 1.0:
+            dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
         self.detector_seconds += time.perf_counter() - t0
         self.detector_calls += 1
         return dets[dets.confidence >= self.cfg.min_confidence]
@@ -416,9 +452,9 @@ class TablePipeline:
             if mask is None:
                 poly = r.table_to_crop_pts(r.zones[0].table_poly)
                 mask = self._bet_masks[r.name] = inner_mask(r.size, poly)
-            seat = r.name.split(".")[0]
+            # a bet circle reads as "seatN.chips", a payout spot as "seatN.payout" (the zone's key)
             return {
-                f"{seat}.chips": chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)
+                w.zones[0].key: chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)
             }
         # i-Verify
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
@@ -433,7 +469,7 @@ class TablePipeline:
         if head.mode == "blank":
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
-        dets = self._detect(r, crop[y0:], y0)
+        dets = self._detect(r, crop[y0:], y0, zoom=iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm))
         high, low = split_setting(dets, self._low_cards)
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
 

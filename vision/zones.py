@@ -1,12 +1,12 @@
 """Zones of the layout on the image: rectified crops, and mapping crop boxes back to image and table.
 
 A *zone* is one named area whose content the table state reports (``seat3.high``, ``dealer.hand``,
-``iverify``, ``lcd``, ``seat3.bet``). A *region* is what the camera pipeline looks at as one crop: a
-seat's card areas together (dealt, high, low), the dealer's card areas, the i-Verify display, the LCD,
-one bet circle. Each region is rectified to an upright crop through the layout's homography (table
-millimetres -> image pixels), so a card looks the same wherever it lies on the felt; boxes found in the
-crop map back to image pixels and to table millimetres, and each card goes to the zone that holds its
-centre.
+``iverify``, ``lcd``, ``seat3.bet``, ``seat3.payout``). A *region* is what the camera pipeline looks at
+as one crop: a seat's card areas together (dealt, high, low), the dealer's card areas, the i-Verify
+display, the LCD, one bet circle, one payout spot (read like a bet circle: chips or bare felt). Each
+region is rectified to an upright crop through the layout's homography (table millimetres -> image
+pixels), so a card looks the same wherever it lies on the felt; boxes found in the crop map back to
+image pixels and to table millimetres, and each card goes to the zone that holds its centre.
 """
 
 from __future__ import annotations
@@ -188,13 +188,17 @@ def build_regions(
     *,
     margin_mm: float = 12.0,
     px_per_mm: float | None = None,
+    card_px_per_mm: float | None = None,
     max_side: int = 1024,
 ) -> list[Region]:
-    """Every region of a layout, in a fixed order: seats (by number), dealer, i-Verify, LCD, bet circles.
+    """Every region of a layout, in a fixed order: seats (by number), dealer, i-Verify, LCD, bet circles,
+    then the payout spots of the seats whose layout has one (both are ``bet`` regions: chips or felt).
 
     ``px_per_mm`` None keeps each crop near the camera's own resolution there (no detail lost, none
-    invented); ``max_side`` bounds a crop's longest side in pixels.
+    invented); ``card_px_per_mm`` (if given) overrides it for the seat and dealer regions, so the card
+    detector sees cards at one scale whatever the camera; ``max_side`` bounds a crop's longest side.
     """
+    card_scale = card_px_per_mm or px_per_mm
     h = layout.homography()
     out: list[Region] = []
     for s in sorted(layout.seats, key=lambda s: s.seat):
@@ -206,7 +210,7 @@ def build_regions(
             (f"seat{s.seat}.low", low, 1),
         ]
         out.append(
-            _region(f"seat{s.seat}", "cards", zones, h, margin_mm, px_per_mm, max_side, axis=_frame_of(high))
+            _region(f"seat{s.seat}", "cards", zones, h, margin_mm, card_scale, max_side, axis=_frame_of(high))
         )
     d = layout.dealer
     dz = [
@@ -214,7 +218,7 @@ def build_regions(
         ("dealer.high", _poly(d.high), 1),
         ("dealer.low", _poly(d.low), 1),
     ]
-    out.append(_region("dealer", "cards", dz, h, margin_mm, px_per_mm, max_side))
+    out.append(_region("dealer", "cards", dz, h, margin_mm, card_scale, max_side))
     out.append(
         _region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], h, 0.0, px_per_mm, max_side)
     )
@@ -231,4 +235,8 @@ def build_regions(
                 max_side,
             )
         )
+    for s in sorted(layout.seats, key=lambda s: s.seat):
+        if s.payout is not None:
+            name = f"seat{s.seat}.payout"
+            out.append(_region(name, "bet", [(name, _poly(s.payout), 0)], h, 0.0, px_per_mm, max_side))
     return out
