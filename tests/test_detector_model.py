@@ -16,6 +16,7 @@ from render.artwork import VALIDATION_DECKS, load_deck
 from rules.cards import parse_cards
 from vision.detections import CLASSES
 from vision.detector import DEFAULT_MODELS_DIR, DetectorFiles, load_detector
+from vision.pipeline import CARD_PX_PER_MM
 
 _HAND = parse_cards("As Kd 7h Tc 4s")
 
@@ -27,24 +28,26 @@ def test_shipped_weights_exist() -> None:
 
 
 def _row_of_cards(deck: str) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
-    """Five cards of ``deck`` in a row on green felt, slightly turned: a crop like the i-Verify
-    display or a set hand, 400 x 220 px. Returns the image and each card's label and box."""
+    """Five cards of ``deck`` in a row on green felt, slightly turned, at the scale the camera
+    pipeline reads cards (``CARD_PX_PER_MM``: a card ~102 px wide): a crop like a dealer's exposed
+    hand. Returns the image and each card's label and box."""
     art = load_deck(deck, 200)
     rng = np.random.default_rng(5)
-    img = np.zeros((220, 400, 3), np.float32)
+    cw = round(63.5 * CARD_PX_PER_MM)
+    pitch, width, height = cw + 16, 5 * (cw + 16) + 24, round(1.9 * cw)
+    img = np.zeros((height, width, 3), np.float32)
     img[:] = (40, 110, 30)
     img += rng.normal(0, 6, img.shape)
     truth = []
-    cw = 66
     for i, card in enumerate(_HAND):
         src = art.faces[card]
         h, w = src.shape[:2]
         s = cw / w
         ang = math.radians(float(rng.uniform(-6, 6)))
-        cx, cy = 45 + i * 77, 110
+        cx, cy = 12 + cw / 2 + 8 + i * pitch, height / 2
         c, si = math.cos(ang) * s, math.sin(ang) * s
         m = np.array([[c, -si, cx - (c * w / 2 - si * h / 2)], [si, c, cy - (si * w / 2 + c * h / 2)]])
-        warped = cv2.warpAffine(src, m, (400, 220), flags=cv2.INTER_AREA)
+        warped = cv2.warpAffine(src, m, (width, height), flags=cv2.INTER_AREA)
         a = warped[:, :, 3:4].astype(np.float32) / 255
         img = img * (1 - a) + warped[:, :, :3] * a
         ys, xs = np.nonzero(warped[:, :, 3] > 127)
@@ -54,7 +57,7 @@ def _row_of_cards(deck: str) -> tuple[np.ndarray, list[tuple[str, tuple[float, f
 
 def _score(deck: str) -> tuple[int, int, list[str]]:
     """(cards read right, detections of cards not in the image, labels found) for one deck's row."""
-    det = load_detector()
+    det = load_detector(tile=True)  # as the pipeline sets it up
     img, truth = _row_of_cards(deck)
     found = det.detect(img)
     assert found.xyxy.shape == (len(found), 4)
@@ -69,11 +72,11 @@ def _score(deck: str) -> tuple[int, int, list[str]]:
     return right, wrong, found.labels
 
 
-# The committed model's baseline on these 5 rows (25 cards): 23 read right, 3 detections of cards
-# not in the image (stage-2 CNN classifier; the YOLO-cls one it replaced read 16 right, 17 wrong).
-# A retrained model must not do worse (a margin of 1 for numeric noise).
+# The committed model's baseline on these 5 rows (25 cards, at the pipeline's card scale): 23 read
+# right, 4 detections of cards not in the image (table-trained stage 1 + CNN stage 2 with the
+# turned-view average). A retrained model must not do worse (a margin of 1 for numeric noise).
 _BASELINE_RIGHT = 22
-_BASELINE_WRONG = 4
+_BASELINE_WRONG = 5
 
 
 def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> None:
@@ -84,7 +87,7 @@ def test_reads_held_out_rows_at_least_as_well_as_the_committed_baseline() -> Non
     assert wrong <= _BASELINE_WRONG, f"{wrong} wrong cards (baseline {_BASELINE_WRONG}): {results}"
 
 
-_UNDER_TARGET = {"bellot", "plastic"}  # rows the shipped model does not yet read to target
+_UNDER_TARGET = {"dondorf"}  # rows the shipped model does not yet read to target
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""The card detector's commands: ``detect``, ``export-training``, ``train-detector``, ``eval-detector``.
+"""The card detector's commands: ``detect``, ``export-training``, ``export-table-training``,
+``train-detector``, ``eval-detector``.
 
 Thin typer commands; each hands over to one function. Heavy imports stay inside the commands.
 """
@@ -129,22 +130,42 @@ def eval_detector(
     conf: Annotated[float, typer.Option(help="minimum confidence")] = 0.3,
     out: Annotated[Path | None, typer.Option(help="write the metrics JSON here")] = None,
     limit: Annotated[int, typer.Option(help="at most this many images per set (0 = all)")] = 0,
+    tile: Annotated[
+        bool, typer.Option(help="read images larger than the model in tiles, as the pipeline does")
+    ] = True,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
     from vision.training import evaluate, format_report
 
-    det = load_detector(models, conf=conf)
+    det = load_detector(models, conf=conf, tile=tile)
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))
     if out is not None:
         out.write_text(report.model_dump_json(indent=2))
 
 
+def export_table_training(
+    out: Annotated[Path, typer.Option(help="output folder (created)")],
+    clips: Annotated[int, typer.Option(help="rendered rounds from the training decks")] = 160,
+    val_clips: Annotated[int, typer.Option(help="rendered rounds from the held-out decks")] = 20,
+    frames: Annotated[int, typer.Option(help="frames drawn per round")] = 24,
+    seed: Annotated[int, typer.Option(help="random seed; the same seed gives the same files")] = 12,
+    workers: Annotated[int, typer.Option(help="rendering processes")] = 2,
+) -> None:
+    """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
+    from render.zone_data import export_zone_training
+
+    totals = export_zone_training(out, clips, val_clips, seed, frames, workers)
+    for split, t in totals.items():
+        typer.echo(f"{split}: {vars(t)}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the detector's commands to the main app."""
     app.command("detect")(detect)
     app.command("export-training")(export_training)
+    app.command("export-table-training")(export_table_training)
     app.command("train-detector")(train_detector)
     app.command("eval-detector")(eval_detector)
 

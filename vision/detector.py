@@ -200,7 +200,9 @@ class OnnxCardDetector:
     """The shipped two-stage detector (implements ``vision.detections.CardDetector``).
 
     ``threads`` is onnxruntime's intra-op thread count (1 by default: the live job runs it on one
-    core). ``imgsz`` must match the exported stage-1 model.
+    core). ``imgsz`` must match the exported stage-1 model. ``turned_views`` averages the classifier
+    over each crop and the crop turned 180 degrees (held-out index top-1 +1 point, better-calibrated
+    confidence, twice the stage-2 cost: ~0.5 ms per index).
     """
 
     def __init__(
@@ -214,6 +216,7 @@ class OnnxCardDetector:
         merge_distance: float = 9.0,
         upscale: float = 1.0,
         tile: bool = False,
+        turned_views: bool = True,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -236,6 +239,7 @@ class OnnxCardDetector:
         if upscale <= 0:
             raise ValueError(f"upscale must be > 0, but got {upscale}")
         self.upscale, self.tile = upscale, tile
+        self.turned_views = turned_views
 
     def detect_raw(self, image: np.ndarray) -> Detections:
         """Every index and back found, before the two indices of a card are merged."""
@@ -286,9 +290,16 @@ class OnnxCardDetector:
                 classes.append(c)
                 scores.append(sc)
         xyxy, cls, score = np.concatenate(boxes), np.concatenate(classes), np.concatenate(scores)
-        keep = np.concatenate(
-            [np.flatnonzero(cls == k)[nms(xyxy[cls == k], score[cls == k], self.iou)] for k in np.unique(cls)]
-        ) if len(cls) else np.zeros(0, np.int64)
+        keep = (
+            np.concatenate(
+                [
+                    np.flatnonzero(cls == k)[nms(xyxy[cls == k], score[cls == k], self.iou)]
+                    for k in np.unique(cls)
+                ]
+            )
+            if len(cls)
+            else np.zeros(0, np.int64)
+        )
         return xyxy[keep], cls[keep], score[keep]
 
     def _read_indices(
@@ -312,6 +323,18 @@ class OnnxCardDetector:
             c = cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR)
             crops.append(cv2.cvtColor(c, cv2.COLOR_BGR2RGB).transpose(2, 0, 1))
         batch = np.ascontiguousarray(np.stack(crops), np.float32) / 255.0
+        probs = self._classify(batch)
+        if self.turned_views:  # the same crop turned 180 degrees (an index reads either way up)
+            probs = (probs + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
+        top = probs.argmax(1)
+        card = self._cls_names[top]
+        p = probs[np.arange(len(top)), top]
+        keep = (card != _NOT_INDEX) & (p >= self.cls_conf)
+        faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
+        return Detections.merge([faces, backs])
+
+    def _classify(self, batch: np.ndarray) -> np.ndarray:
+        """Class probabilities of a float NCHW batch of index crops."""
         if self._cls_batch_fixed:
             probs = np.concatenate([self._cls.run(None, {self._cls_in.name: b[None]})[0] for b in batch])
         else:
@@ -320,12 +343,7 @@ class OnnxCardDetector:
         if not np.allclose(probs.sum(1), 1.0, atol=1e-2):
             e = np.exp(probs - probs.max(1, keepdims=True))
             probs = e / e.sum(1, keepdims=True)
-        top = probs.argmax(1)
-        card = self._cls_names[top]
-        p = probs[np.arange(len(top)), top]
-        keep = (card != _NOT_INDEX) & (p >= self.cls_conf)
-        faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
-        return Detections.merge([faces, backs])
+        return probs
 
     def detect(self, image: np.ndarray) -> Detections:
         return merge_index_corners(self.detect_raw(image), self.merge_distance)

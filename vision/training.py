@@ -333,12 +333,16 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
     from render.training import Scene
     from vision.detections import CLASSES
 
-    sets = {
-        "val": sorted((data / "det" / "images" / "val").glob("*.jpg")),
+    sets = {  # a table export (render.zone_data) has no per-tile truth: its zones/ are the test
+        "val": sorted((data / "det" / "images" / "val").glob("*.jpg"))
+        if (data / "det" / "truth" / "val").is_dir()
+        else [],
         "zones": sorted((data / "zones").glob("*.jpg")),
     }
     if not any(sets.values()):
-        raise FileNotFoundError(f"{data}: no det/images/val/*.jpg or zones/*.jpg (run export-training)")
+        raise FileNotFoundError(
+            f"{data}: no det/images/val/*.jpg with det/truth/val/ nor zones/*.jpg (run export-training)"
+        )
     totals: dict[str, dict[int, int]] = {"tp": {}, "fp": {}, "fn": {}}
     per_set: dict[str, dict[str, float]] = {}
     decks: set[str] = set()
