@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout, write_clip
 from typer.testing import CliRunner
 
