@@ -34,11 +34,20 @@ import cv2
 import numpy as np
 
 from render.artwork import VALIDATION_DECKS, load_deck, train_decks
-from render.clip import plan_clip
+from render.clip import _ART_SOURCE_WIDTH, plan_clip
 from render.draw import CardBox, FrameRenderer
 from render.scenario import random_scenario
-from render.training import CLS_CLASS_NAMES, NOT_INDEX_CLASS, Scene, SceneObject, crop_square, index_box
+from render.training import (
+    CLS_CLASS_NAMES,
+    NOT_INDEX_CLASS,
+    Scene,
+    SceneObject,
+    _jitter_box,
+    crop_square,
+    index_box,
+)
 from rules.cards import parse_card
+from vision.detector import tile_origins
 from vision.layout import Game
 
 __all__ = ["MIN_INDEX_VISIBLE", "ZoneExportSummary", "export_zone_training"]
@@ -48,7 +57,6 @@ _MIN_BACK_VISIBLE = 0.3
 _TILE = 256  # the stage-1 model's input (models/card_det.onnx)
 _SIZES = ((1920, 1080), (1600, 900), (2560, 1440), (1280, 720))
 _SIZE_P = (0.6, 0.15, 0.15, 0.1)
-_ART_SOURCE_WIDTH = 100  # render.clip._ART_SOURCE_WIDTH
 
 
 @dataclass
@@ -105,20 +113,22 @@ def _labels(boxes: list[CardBox], occl: np.ndarray | None, deck: str, shape: tup
         if b.card == "BACK":
             out.append(("back", -1, q, b.visible, q))
         elif b.zone != "moving":  # a card in the dealer's hand or being turned: no index label
-            code = parse_card(b.card).code
-            x0, y0, x1, y1 = index_box(deck, code)
-            for fb in ((x0, y0, x1, y1), (1 - x1, 1 - y1, 1 - x0, 1 - y0)):
-                iq = _frac_quad(q, fb)
-                out.append(("index", code, iq, _free_fraction(iq, cover), q))
+            out += _indices(b, q, deck, cover)
         cv2.fillConvexPoly(cover, np.round(q * 16).astype(np.int32), 255, cv2.LINE_8, 4)
     base = occl if occl is not None else np.zeros(shape, np.uint8)
-    for b in display:
-        q = np.asarray(b.quad, np.float64)
-        code = parse_card(b.card).code
-        x0, y0, x1, y1 = index_box(deck, code)
-        for fb in ((x0, y0, x1, y1), (1 - x1, 1 - y1, 1 - x0, 1 - y0)):
-            iq = _frac_quad(q, fb)
-            out.append(("index", code, iq, _free_fraction(iq, base), q))
+    for b in display:  # the display's pictures: hidden only by the arm or the towel
+        out += _indices(b, np.asarray(b.quad, np.float64), deck, base)
+    return out
+
+
+def _indices(b: CardBox, q: np.ndarray, deck: str, cover: np.ndarray) -> list[_Label]:
+    """A face's two index labels (top-left, and bottom-right turned), each with its uncovered share."""
+    code = parse_card(b.card).code
+    x0, y0, x1, y1 = index_box(deck, code)
+    out: list[_Label] = []
+    for fb in ((x0, y0, x1, y1), (1 - x1, 1 - y1, 1 - x0, 1 - y0)):
+        iq = _frac_quad(q, fb)
+        out.append(("index", code, iq, _free_fraction(iq, cover), q))
     return out
 
 
@@ -129,21 +139,6 @@ def _jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if out is None:
         raise RuntimeError("JPEG round trip failed")
     return np.asarray(out)
-
-
-def _tiles(w: int, h: int) -> list[tuple[int, int]]:
-    size, step = _TILE, _TILE - _TILE // 4
-    ys = sorted({*range(0, max(h - size, 0) + 1, step), max(h - size, 0)})
-    xs = sorted({*range(0, max(w - size, 0) + 1, step), max(w - size, 0)})
-    return [(x, y) for y in ys for x in xs]
-
-
-def _jitter_box(rng: np.random.Generator, b: Sequence[float]) -> tuple[float, float, float, float]:
-    w, h = b[2] - b[0], b[3] - b[1]
-    dx, dy = rng.normal(0, 0.08, 2) * [w, h]
-    sw, sh = rng.uniform(0.85, 1.2, 2)
-    cx, cy = (b[0] + b[2]) / 2 + dx, (b[1] + b[3]) / 2 + dy
-    return cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2
 
 
 def _clip_job(args: tuple[Path, str, int, int, int, int, tuple[int, int] | None]) -> ZoneExportSummary:
@@ -253,7 +248,7 @@ def _clip_job(args: tuple[Path, str, int, int, int, int, tuple[int, int] | None]
                 scene = Scene(deck=deck, width=ww, height=hh, objects=scene_objs, present=sorted(present))
                 (out / "zones" / f"{stem0}_{k:04d}_{r.name}.json").write_text(scene.model_dump_json())
             tag = f"{stem0}_{k:04d}_{r.name}"
-            for ti, (tx, ty) in enumerate(_tiles(ww, hh)):
+            for ti, (tx, ty) in enumerate(tile_origins(ww, hh, _TILE)):
                 tw, th = min(_TILE, ww - tx), min(_TILE, hh - ty)
                 lines = []
                 for c, _, b in objs:

@@ -33,6 +33,7 @@ __all__ = [
     "load_detector",
     "merge_index_corners",
     "nms",
+    "tile_origins",
 ]
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -118,6 +119,15 @@ def decode_yolo(
     keep = np.concatenate(keep_all) if keep_all else np.zeros((0,), np.int64)
     keep = keep[np.argsort(-score[keep], kind="stable")]
     return xy[keep].astype(np.float32), cls[keep].astype(np.int64), score[keep].astype(np.float32)
+
+
+def tile_origins(w: int, h: int, size: int) -> list[tuple[int, int]]:
+    """Top-left corners ``(x, y)`` of the ``size``-px tiles that cover a ``w`` x ``h`` image, row by
+    row, overlapping by a quarter (the last row and column flush with the far edges)."""
+    step = size - size // 4
+    ys = sorted({*range(0, max(h - size, 0) + 1, step), max(h - size, 0)})
+    xs = sorted({*range(0, max(w - size, 0) + 1, step), max(w - size, 0)})
+    return [(x, y) for y in ys for x in xs]
 
 
 def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
@@ -278,17 +288,13 @@ class OnnxCardDetector:
         zone down to the model's input would halve that. Tiles overlap by a quarter so an index cut
         by one tile's edge lies whole in the next; duplicates are removed per class by NMS.
         """
-        h, w = image.shape[:2]
-        size, step = self.imgsz, self.imgsz - self.imgsz // 4
-        ys = sorted({*range(0, max(h - size, 0) + 1, step), max(h - size, 0)})
-        xs = sorted({*range(0, max(w - size, 0) + 1, step), max(w - size, 0)})
+        size = self.imgsz
         boxes, classes, scores = [], [], []
-        for y in ys:
-            for x in xs:
-                b, c, sc = self._stage1(image[y : y + size, x : x + size])
-                boxes.append(b + np.array([x, y, x, y], np.float32))
-                classes.append(c)
-                scores.append(sc)
+        for x, y in tile_origins(image.shape[1], image.shape[0], size):
+            b, c, sc = self._stage1(image[y : y + size, x : x + size])
+            boxes.append(b + np.array([x, y, x, y], np.float32))
+            classes.append(c)
+            scores.append(sc)
         xyxy, cls, score = np.concatenate(boxes), np.concatenate(classes), np.concatenate(scores)
         keep = (
             np.concatenate(
