@@ -24,8 +24,8 @@ from render.clip import (
     layout_file_name,
     plan_clip,
     true_state,
+    write_clip_truth,
 )
-from render.director import FPS
 from render.draw import FrameRenderer
 from render.scenario import Scenario
 from render.table import write_layout
@@ -60,16 +60,4 @@ def write_truth(scenario: Scenario, seed: int, out_dir: str | Path, name: str | 
             if key != prev:
                 fs.write(state.model_dump_json() + "\n")
                 prev = key
-    truth = ClipTruth(
-        clip=f"{clip}.mp4",
-        table_id=layout.table_id,
-        game=scenario.game,
-        fps=FPS,
-        frames=len(director.frames),
-        layout=layout_name,
-        seed=seed,
-        scenario=scenario.name,
-        rounds=director.rounds,
-    )
-    (out / f"{clip}.truth.json").write_text(truth.model_dump_json(indent=1))
-    return truth
+    return write_clip_truth(out, clip, scenario, seed, layout, director)

@@ -240,6 +240,25 @@ def _ffmpeg(path: Path, w: int, h: int, crf: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def write_clip_truth(
+    out: Path, clip: str, scenario: Scenario, seed: int, layout: TableLayout, director: Director
+) -> ClipTruth:
+    """Write ``<clip>.truth.json`` (the clip's video is ``<clip>.mp4``, its layout written beside it)."""
+    truth = ClipTruth(
+        clip=f"{clip}.mp4",
+        table_id=layout.table_id,
+        game=scenario.game,
+        fps=FPS,
+        frames=len(director.frames),
+        layout=layout_file_name(layout),
+        seed=seed,
+        scenario=scenario.name,
+        rounds=director.rounds,
+    )
+    (out / f"{clip}.truth.json").write_text(truth.model_dump_json(indent=1))
+    return truth
+
+
 def render_clip(
     scenario: Scenario,
     seed: int,
@@ -297,18 +316,7 @@ def render_clip(
         err = proc.stderr.read().decode() if proc.stderr else ""
         raise RenderError(f"ffmpeg failed for {video}: {err.strip()}")
     elapsed = time.perf_counter() - t0
-    truth = ClipTruth(
-        clip=video.name,
-        table_id=layout.table_id,
-        game=scenario.game,
-        fps=FPS,
-        frames=len(director.frames),
-        layout=layout_name,
-        seed=seed,
-        scenario=scenario.name,
-        rounds=director.rounds,
-    )
-    (out / f"{clip}.truth.json").write_text(truth.model_dump_json(indent=1))
+    truth = write_clip_truth(out, clip, scenario, seed, layout, director)
     if stats is not None:
         n = len(director.frames)
         stats.append(ClipStats(n, elapsed, 1000 * elapsed / max(n, 1), video.stat().st_size))
