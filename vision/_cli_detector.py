@@ -128,6 +128,7 @@ def eval_detector(
     data: Annotated[Path, typer.Option(help="an export-training output folder (its val split is used)")],
     models: Annotated[Path | None, typer.Option(help="folder with the ONNX weights")] = None,
     conf: Annotated[float, typer.Option(help="minimum confidence")] = 0.3,
+    cls_conf: Annotated[float, typer.Option(help="minimum classifier probability of a face")] = 0.3,
     out: Annotated[Path | None, typer.Option(help="write the metrics JSON here")] = None,
     limit: Annotated[int, typer.Option(help="at most this many images per set (0 = all)")] = 0,
     tile: Annotated[
@@ -138,7 +139,7 @@ def eval_detector(
     from vision.detector import load_detector
     from vision.training import evaluate, format_report
 
-    det = load_detector(models, conf=conf, tile=tile)
+    det = load_detector(models, conf=conf, tile=tile, cls_conf=cls_conf)
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))
     if out is not None:
