@@ -101,6 +101,127 @@ def test_split_setting_one_row_with_gap_and_without() -> None:
     assert split_setting(Detections()) == ([], [])
 
 
+# The i-Verify row as render/draw.py ``_paint_iverify`` draws it on the layouts' 120 mm tall panel: cards
+# 0.64 of the panel's height tall, from 8 mm off its left edge, 3 mm apart, 14 mm more before the low hand.
+_PX_MM = 1.178  # the sample footage's i-Verify crop scale
+_CH_MM = 0.64 * 120
+_CW_MM = _CH_MM * 63.5 / 88.9
+_SEVEN = (["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"])
+_SIX = (["Ah", "9d", "7s", "5c", "2d"], ["Qs"])
+
+
+def _slot_left_mm(slot: int) -> float:
+    return 8 + slot * (_CW_MM + 3) + (14 if slot >= 5 else 0)
+
+
+def _iv_row(setting: tuple[list[str], list[str]], missing: tuple[int, ...] = ()) -> Detections:
+    """Detections of the row in the panel crop's pixels (x = 0 on the panel's left edge), the boxes 2 mm
+    inside each card's edges as the shipped detector's are; the slots in ``missing`` not detected."""
+    cards = setting[0] + setting[1]
+    boxes = []
+    for slot, tok in enumerate(cards):
+        if slot not in missing:
+            x = (_slot_left_mm(slot) + 2) * _PX_MM
+            boxes.append([x, 4.0, x + (_CW_MM - 4) * _PX_MM, 4.0 + (_CH_MM - 4) * _PX_MM, CLASSES.index(tok)])
+    a = np.array(boxes).reshape(-1, 5)
+    return Detections(a[:, :4], a[:, 4].astype(int), np.full(len(a), 0.7))
+
+
+def _expected(setting: tuple[list[str], list[str]], missing: tuple[int, ...]) -> tuple[list[str], list[str]]:
+    high, low = setting
+    return (
+        [c for i, c in enumerate(high) if i not in missing],
+        [c for i, c in enumerate(low) if i + 5 not in missing],
+    )
+
+
+@pytest.mark.parametrize("anchored", [True, False])
+@pytest.mark.parametrize(
+    "setting,missing",
+    [
+        (_SEVEN, ()),
+        (_SIX, ()),
+        (_SEVEN, (2,)),  # an interior high card
+        (_SEVEN, (0,)),  # the first card
+        (_SEVEN, (4,)),  # the last high card
+        (_SEVEN, (5,)),  # the first low card: the gap across the break is 2 pitches + 14 mm
+        (_SEVEN, (6,)),
+        (_SEVEN, (1, 3)),
+        (_SEVEN, (4, 5)),
+        (_SEVEN, (5, 6)),  # no low card at all
+        (_SIX, (1,)),
+        (_SIX, (0,)),
+        (_SIX, (4,)),
+        (_SIX, (5,)),  # the low card
+        (_SIX, (3, 4)),
+        (_SIX, (0, 5)),
+    ],
+)
+def test_split_setting_by_slots_with_missed_cards(
+    setting: tuple[list[str], list[str]], missing: tuple[int, ...], anchored: bool
+) -> None:
+    """A missed card is a hole in its own hand; the break stays where the 14 mm extra is."""
+    game_low = len(setting[1])
+    got = split_setting(_iv_row(setting, missing), game_low, panel_px_per_mm=_PX_MM if anchored else None)
+    assert got == _expected(setting, missing)
+
+
+@pytest.mark.parametrize("setting,missing", [(_SEVEN, (2,)), (_SEVEN, (1,)), (_SIX, (1,)), (_SIX, (2,))])
+def test_split_setting_when_the_widest_gap_is_a_missed_cards_hole(
+    setting: tuple[list[str], list[str]], missing: tuple[int, ...]
+) -> None:
+    """The case a split at the widest gap gets wrong: the hole of a missed high card (2 pitches) is wider
+    than the break (1 pitch + 14 mm), so the old split put the high hand's right part in the low hand."""
+    dets = _iv_row(setting, missing)
+    x = np.sort(dets.centers[:, 0])
+    widest = int(np.argmax(np.diff(x)))
+    assert widest == missing[0] - 1  # the hole, not the break, is the widest gap ...
+    high, low = split_setting(dets, len(setting[1]))
+    assert (high, low) == _expected(setting, missing)  # ... and still the hands come out whole
+    assert len(low) == len(setting[1])
+
+
+@pytest.mark.parametrize(
+    "setting,missing,low_alone",
+    [
+        (_SEVEN, (0, 1, 2, 3, 4), True),  # only the low hand was read
+        (_SEVEN, (0, 1, 2, 5, 6), False),  # two high cards alone: span and counts allow either hand
+        (_SIX, (0, 1, 2, 3, 4), True),
+        (_SIX, (0, 1, 2, 3, 5), False),
+    ],
+)
+def test_split_setting_a_hand_read_alone_by_the_panels_edge(
+    setting: tuple[list[str], list[str]], missing: tuple[int, ...], low_alone: bool
+) -> None:
+    """With no break in sight, the slot counted from the panel's left edge tells which hand it is."""
+    got = split_setting(_iv_row(setting, missing), len(setting[1]), panel_px_per_mm=_PX_MM)
+    assert got == _expected(setting, missing)
+    assert (got[1] != []) == low_alone
+
+
+def test_split_setting_corner_index_boxes_and_duplicates() -> None:
+    """The detector also boxes a card's corner index alone: inside the card's box it is dropped; alone
+    (the panel's right edge cuts off a seven-card setting's last card) it stands for its card, and two
+    detections in one slot are one card, the more confident one."""
+    base = _iv_row(_SEVEN, (6,))
+    x6 = (_slot_left_mm(6) + 1.5) * _PX_MM  # the last card's top-left index
+    k1 = base.xyxy[2]  # the bottom-right index of the third card
+    extra = np.array(
+        [
+            [x6, 4.0, x6 + 8, 26.0],
+            [k1[2] - 9, k1[3] - 21, k1[2], k1[3]],
+            base.xyxy[0] + [0.5, 0.3, 0.4, 0.2],  # the first card again, read as another card, less sure
+        ]
+    )
+    dets = Detections(
+        np.vstack([base.xyxy, extra]),
+        np.concatenate([base.class_id, [CLASSES.index("2c"), CLASSES.index("3d"), CLASSES.index("Ah")]]),
+        np.concatenate([base.confidence, [0.6, 0.6, 0.5]]),
+    )
+    assert split_setting(dets, 2, panel_px_per_mm=_PX_MM) == _SEVEN
+    assert split_setting(dets, 2) == _SEVEN
+
+
 def test_chips_against_the_felt() -> None:
     lay = make_layout()
     regions = build_regions(lay)

@@ -212,17 +212,37 @@ def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5) -> bool:
     return bool(near[band].mean() >= min_fraction)
 
 
-def split_setting(dets: Detections, game_low: int = 2) -> tuple[list[str], list[str]]:
+# The i-Verify card row (render/draw.py ``_paint_iverify`` on the layouts' 420 x 120 mm panel): cards 0.64 of
+# the panel's height tall (63.5 x 88.9 mm aspect), 3 mm apart, in fixed slots from 8 mm off the panel's left
+# edge; the low hand's slots start 14 mm further on. The high hand has 5 cards in both games (rules.ranking),
+# the low hand ``game_low`` (2 seven-card, 1 six-card).
+_IV_CARD_W_MM = 0.64 * 120.0 * 63.5 / 88.9
+_IV_PITCH_MM = _IV_CARD_W_MM + 3.0
+_IV_BREAK = 14.0 / _IV_PITCH_MM  # the low hand's extra offset, in pitches (0.24)
+_IV_MARGIN = 8.0 / _IV_PITCH_MM  # slot 0's left edge from the panel's left edge, in pitches
+_HIGH_CARDS = 5
+_PITCH_TOL = 0.12  # a gap this close (in pitches) to a whole number of pitches measures the pitch
+_ANCHOR_WEIGHT = 0.5  # weight of the slots' distance from where the panel's edge puts them, against gaps
+
+
+def split_setting(
+    dets: Detections, game_low: int = 2, *, panel_px_per_mm: float | None = None
+) -> tuple[list[str], list[str]]:
     """The high and low hands shown on the i-Verify display, from the detections on its crop.
 
-    Two rows (high above low) split by rows; one row splits at the widest horizontal gap, or, with no
-    clear gap, leaves the last ``game_low`` cards as the low hand. Cards read left to right.
+    Two rows (high above low) split by rows. One row is laid out in fixed slots at a constant pitch
+    (see ``_IV_PITCH_MM``): every gap between neighbouring cards is a whole number of pitches (k - 1
+    missed cards), except the one across the high/low break, which is 14 mm longer. ``_row_slots`` picks
+    the break and the slots that fit the gaps best and fit the hands (5 high, ``game_low`` low), so a
+    missed card leaves a hole in its own hand instead of moving the break. ``panel_px_per_mm``: the
+    detections are in pixels of the panel's crop at this scale, x = 0 on the panel's left edge; that
+    anchors slot 0 (a hand read alone: high or low?) and gives the pitch before any gap does. Cards
+    read left to right; a slot shows one card (the most confident of the detections in it).
     """
     if not len(dets):
         return [], []
     c = dets.centers
-    hgt = float(np.median(dets.xyxy[:, 3] - dets.xyxy[:, 1]))
-    wid = float(np.median(dets.xyxy[:, 2] - dets.xyxy[:, 0]))
+    hgt, wid = _card_size(dets)
     labels = [CLASSES[i] for i in dets.class_id.tolist()]
     order_y = np.argsort(c[:, 1])
     ys = c[order_y, 1]
@@ -233,15 +253,95 @@ def split_setting(dets: Detections, game_low: int = 2) -> tuple[list[str], list[
         high = [labels[i] for i in sorted(top.tolist(), key=lambda i: c[i, 0])]
         low = [labels[i] for i in sorted(bottom.tolist(), key=lambda i: c[i, 0])]
         return high, low
-    order_x = np.argsort(c[:, 0])
-    xs = c[order_x, 0]
-    gx = np.diff(xs)
-    ordered = [labels[i] for i in order_x.tolist()]
-    if len(gx) >= 2:
-        k = int(np.argmax(gx))
-        rest = np.delete(gx, k)
-        if gx[k] > 1.15 * float(np.median(rest)) and gx[k] > 0.5 * wid:
-            return ordered[: k + 1], ordered[k + 1 :]
-    if len(ordered) > game_low:
-        return ordered[:-game_low], ordered[-game_low:]
-    return ordered, []
+    idx, lefts = _row_cards(dets, wid)
+    if not idx:
+        return [], []
+    pitch = _row_pitch(lefts, wid, panel_px_per_mm)
+    cut, slots = _row_slots(lefts / pitch, game_low, panel_px_per_mm is not None)
+    keep: dict[int, int] = {}  # slot -> position in the row of its most confident detection
+    for j, s in enumerate(slots.tolist()):
+        if s not in keep or dets.confidence[idx[j]] > dets.confidence[idx[keep[s]]]:
+            keep[s] = j
+    row = sorted(keep.values())
+    return [labels[idx[j]] for j in row if j < cut], [labels[idx[j]] for j in row if j >= cut]
+
+
+def _card_size(dets: Detections) -> tuple[float, float]:
+    """Height and width of a whole card's box: the medians over the boxes at least 0.6 as tall as the
+    tallest (the detector also boxes a card's corner index alone, a box about a quarter as tall)."""
+    h = dets.xyxy[:, 3] - dets.xyxy[:, 1]
+    w = dets.xyxy[:, 2] - dets.xyxy[:, 0]
+    whole = h >= 0.6 * h.max()
+    return float(np.median(h[whole])), float(np.median(w[whole]))
+
+
+def _row_cards(dets: Detections, wid: float) -> tuple[list[int], np.ndarray]:
+    """The row's detections (indices) and the left edge of the card each one shows, left to right.
+
+    A box narrower than half a card is a corner index: inside a whole card's box it is that card read
+    again and is dropped; alone (the panel cuts off the right part of a seven-card setting's last card,
+    8 + 7 x 57.9 + 14 mm > 420 mm, and the detector often boxes only its top-left index) it marks the
+    card's left edge, or with the bottom-right index (below the row's middle) the right edge.
+    """
+    xyxy = dets.xyxy.astype(np.float64)
+    w = xyxy[:, 2] - xyxy[:, 0]
+    cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
+    whole = w >= 0.5 * wid
+    mid = float(np.median(cy[whole])) if whole.any() else float(np.median(cy))
+    tol = 0.1 * wid
+    out: list[tuple[float, int]] = []
+    for i in range(len(dets)):
+        x0, x1 = xyxy[i, 0], xyxy[i, 2]
+        if whole[i]:
+            out.append((x0, i))
+            continue
+        inside = whole & (xyxy[:, 0] - tol <= x0) & (x1 <= xyxy[:, 2] + tol)
+        if not inside.any():
+            out.append((x0 if cy[i] <= mid else x1 - wid, i))
+    out.sort()
+    return [i for _, i in out], np.array([x for x, _ in out])
+
+
+def _row_pitch(lefts: np.ndarray, wid: float, px_per_mm: float | None) -> float:
+    """The slot pitch in pixels: the median of the gaps that are close to a whole number k >= 1 of the
+    prior pitch (each divided by its k); the prior alone when no gap is. The prior is the display's pitch
+    at the panel's scale, or without one the card width times the display's pitch/width ratio."""
+    prior = px_per_mm * _IV_PITCH_MM if px_per_mm else wid * _IV_PITCH_MM / _IV_CARD_W_MM
+    g = np.diff(lefts)
+    q = g / prior
+    k = np.rint(q)
+    ok = (k >= 1) & (np.abs(q - k) < _PITCH_TOL)
+    return float(np.median(g[ok] / k[ok])) if ok.any() else prior
+
+
+def _row_slots(x: np.ndarray, game_low: int, anchored: bool) -> tuple[int, np.ndarray]:
+    """(cut, slots) for cards at left edges ``x`` (in pitches, ascending): cards ``[:cut]`` are the high
+    hand, and card j sits in slot ``slots[j]`` (0..4 high, 5.. low).
+
+    Every cut 0..n is tried (0: all low, n: all high) with every slot for the first card. A gap of q
+    pitches within a hand spans round(q) slots and costs its remainder |q - round(q)|; the gap across the
+    cut must be ``_IV_BREAK`` longer. Slots outside their hand cost their distance from it, and, when
+    ``anchored`` (x measured from the panel's left edge), every card's distance from its slot's place
+    costs ``_ANCHOR_WEIGHT`` per pitch. Ties go to more high cards, then to lower slots.
+    """
+    n, n_slots = len(x), _HIGH_CARDS + game_low
+    q = np.diff(x)
+    best: tuple[float, int, np.ndarray] | None = None
+    for cut in range(n, -1, -1):
+        rel, err = [0], 0.0
+        for j, qj in enumerate(q.tolist()):
+            extra = _IV_BREAK if j == cut - 1 else 0.0
+            k = max(1 if extra else 0, round(qj - extra))
+            err += abs(qj - extra - k)
+            rel.append(rel[-1] + k)
+        low = np.arange(n) >= cut
+        lo, hi = np.where(low, _HIGH_CARDS, 0), np.where(low, n_slots - 1, _HIGH_CARDS - 1)  # hands' slots
+        for first in range(n_slots):
+            s = first + np.array(rel)
+            cost = err + float((np.maximum(0, lo - s) + np.maximum(0, s - hi)).sum())
+            if anchored:
+                cost += _ANCHOR_WEIGHT * float(np.abs(x - (_IV_MARGIN + s + _IV_BREAK * low)).sum())
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, cut, s)
+    assert best is not None
+    return best[1], best[2]
