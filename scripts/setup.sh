@@ -4,7 +4,8 @@
 #   scripts/setup.sh dev      + tests, linters, the renderer (what .ci/run uses)
 #   scripts/setup.sh train    + detector training (ultralytics and its torch, several GB)
 # Debian packages: gnome-cards-data (the real card artwork the renderer and the training data use)
-# and ffmpeg (the renderer's H.264 encoder). The runtime monitor needs neither.
+# and ffmpeg (the renderer's H.264 encoder). The runtime monitor needs neither. With any extra,
+# also the outline fonts that `paigow-monitor export-synthetic-indices` draws card indices in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
@@ -15,12 +16,25 @@ if [ -n "$extras" ]; then
     need_debian=1
   fi
 fi
+fonts="fonts-urw-base35 fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-crosextra-carlito
+  fonts-crosextra-caladea fonts-linuxlibertine fonts-open-sans fonts-lato fonts-cantarell fonts-texgyre
+  fonts-league-spartan fonts-roboto-unhinted"
+want_fonts=0
+if [ -n "$extras" ] && [ ! -f /usr/share/fonts/truetype/lato/Lato-Regular.ttf ]; then
+  want_fonts=1
+  need_debian=1
+fi
 if [ "$need_debian" = 1 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   echo "setup: installing Debian packages gnome-cards-data ffmpeg"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq gnome-cards-data ffmpeg >/dev/null
+  if [ "$want_fonts" = 1 ]; then
+    echo "setup: installing Debian font packages for synthetic card indices"
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $fonts >/dev/null
+  fi
 fi
 
 if [ ! -x .venv/bin/python ]; then

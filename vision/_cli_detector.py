@@ -1,5 +1,5 @@
 """The card detector's commands: ``detect``, ``export-training``, ``export-table-training``,
-``train-detector``, ``eval-detector``.
+``export-synthetic-indices``, ``train-detector``, ``eval-detector``.
 
 Thin typer commands; each hands over to one function. Heavy imports stay inside the commands.
 """
@@ -21,14 +21,31 @@ def detect(
     conf: Annotated[float, typer.Option(help="minimum confidence of a detection")] = 0.3,
     models: Annotated[Path | None, typer.Option(help="folder with card_det.onnx and card_cls.onnx")] = None,
     raw: Annotated[bool, typer.Option(help="list every index found, without merging a card's two")] = False,
+    scales: Annotated[
+        str,
+        typer.Option(
+            help="'auto': an image pyramid, since a still's card size is unknown (seconds for a large "
+            "photo); or the scales to read the image at, like '1' or '0.5,1,2' (1 = as it is)"
+        ),
+    ] = "auto",
 ) -> None:
     """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
     import cv2
 
-    from vision.detector import load_detector
+    from vision.detector import load_detector, pyramid_scales
 
+    fixed: list[float] | None = None
+    if scales != "auto":
+        try:
+            fixed = [float(v) for v in scales.split(",")]
+        except ValueError:
+            raise typer.BadParameter(
+                f"--scales must be 'auto' or numbers like '0.5,1,2', not {scales!r}"
+            ) from None
+        if not fixed or min(fixed) <= 0:
+            raise typer.BadParameter(f"--scales must be positive, not {scales!r}")
     try:
-        det = load_detector(models, conf=conf)
+        det = load_detector(models, conf=conf, tile=True)
     except FileNotFoundError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
@@ -39,6 +56,7 @@ def detect(
             typer.echo(f"error: {path}: not a readable image", err=True)
             failed = True
             continue
+        det.scales = tuple(fixed or pyramid_scales(img.shape[1], img.shape[0], det.imgsz))
         found = det.detect_raw(img) if raw else det.detect(img)
         order = sorted(range(len(found)), key=lambda i: (float(found.xyxy[i, 0]), float(found.xyxy[i, 1])))
         rows = [
@@ -162,11 +180,29 @@ def export_table_training(
         typer.echo(f"{split}: {vars(t)}")
 
 
+def export_synthetic_indices(
+    out: Annotated[Path, typer.Option(help="output folder (created): an ImageFolder c00..c51")],
+    per_class: Annotated[int, typer.Option(help="crops drawn per card")] = 600,
+    seed: Annotated[int, typer.Option(help="random seed; the same seed and fonts give the same files")] = 1,
+) -> None:
+    """Write classifier crops of card indices drawn in every installed font (fonts no deck has)."""
+    from render.synth_index import index_fonts, write_synthetic_indices
+
+    fonts = index_fonts()
+    try:
+        counts = write_synthetic_indices(out, per_class=per_class, seed=seed, fonts=fonts)
+    except (FileNotFoundError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from e
+    typer.echo(f"{out}: {sum(counts.values())} crops, {len(counts)} classes, {len(fonts)} fonts")
+
+
 def register(app: typer.Typer) -> None:
     """Add the detector's commands to the main app."""
     app.command("detect")(detect)
     app.command("export-training")(export_training)
     app.command("export-table-training")(export_table_training)
+    app.command("export-synthetic-indices")(export_synthetic_indices)
     app.command("train-detector")(train_detector)
     app.command("eval-detector")(eval_detector)
 

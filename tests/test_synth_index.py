@@ -1,0 +1,71 @@
+"""Synthetic card-index crops (render/synth_index.py): fonts found, crops drawn, files resumable."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from render.synth_index import CROP_SIZE, index_fonts, synth_index_crop, write_synthetic_indices
+from rules.cards import DECK
+
+
+@pytest.fixture(scope="module")
+def fonts() -> list[Path]:
+    found = index_fonts()
+    # scripts/setup.sh installs the font packages with any extra (dev included): none found is a
+    # broken set-up, not a reason to skip
+    assert len(found) >= 20, (
+        f"only {len(found)} fonts: run scripts/setup.sh dev"
+    )
+    return found
+
+
+def test_fonts_have_every_rank_glyph_and_no_slanted_or_symbol_faces(fonts: list[Path]) -> None:
+    from fontTools.ttLib import TTFont
+
+    for f in fonts[:: max(1, len(fonts) // 10)]:
+        cmap = TTFont(f, lazy=True).getBestCmap()
+        assert all(ord(c) in cmap for c in "A23456789JQK10"), f
+    names = " ".join(f.name.lower() for f in fonts)
+    assert "italic" not in names and "oblique" not in names and "symbol" not in names
+
+
+def test_crop_is_the_classifiers_size_and_red_suits_print_red(fonts: list[Path]) -> None:
+    def redness(code: int) -> float:
+        vals = []
+        for seed in range(12):
+            crop = synth_index_crop(code, fonts[seed % len(fonts)], None, random.Random(seed))
+            assert crop.shape == (CROP_SIZE, CROP_SIZE, 3) and crop.dtype == np.uint8
+            hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+            red = ((hsv[..., 0] < 10) | (hsv[..., 0] > 170)) & (hsv[..., 1] > 90) & (hsv[..., 2] > 90)
+            vals.append(red.mean())
+        return float(np.mean(vals))
+
+    tokens = [str(c) for c in DECK]
+    ah, as_ = tokens.index("Ah"), tokens.index("As")
+    assert redness(ah) > 0.02 > redness(as_)
+
+
+def test_write_is_deterministic_and_resumable(tmp_path: Path, fonts: list[Path]) -> None:
+    few = fonts[:3]
+    counts = write_synthetic_indices(tmp_path / "a", per_class=2, seed=5, fonts=few, codes=[0, 51])
+    assert counts == {"c00": 2, "c51": 2}
+    files = sorted((tmp_path / "a").rglob("*.png"))
+    assert len(files) == 4
+    write_synthetic_indices(tmp_path / "b", per_class=2, seed=5, fonts=few, codes=[0, 51])
+    for f in files:
+        g = tmp_path / "b" / f.relative_to(tmp_path / "a")
+        assert np.array_equal(cv2.imread(str(f)), cv2.imread(str(g)))
+    # a re-run skips what exists: a file marked by hand stays as it is
+    cv2.imwrite(str(files[0]), np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8))
+    write_synthetic_indices(tmp_path / "a", per_class=2, seed=5, fonts=few, codes=[0, 51])
+    assert not cv2.imread(str(files[0])).any()
+
+
+def test_no_fonts_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"setup\.sh"):
+        write_synthetic_indices(tmp_path, per_class=1, fonts=[])
