@@ -17,6 +17,7 @@ Everything returned is a :class:`vision.detections.Detections` in the 54-class s
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,26 @@ def tile_origins(w: int, h: int, size: int) -> list[tuple[int, int]]:
     return [(x, y) for y in ys for x in xs]
 
 
+def pyramid_scales(
+    width: int, height: int, imgsz: int, *, max_side: int = 4096, max_scale: float = 4.0
+) -> list[float]:
+    """Scales for reading a still whose card size is unknown: powers of two (1, 1/2, 1/4, ... and
+    2, 4 for small images) that keep the image's longer side between ``imgsz`` / 2 and ``max_side``
+    (a card under ~25 px wide is not legible enlarged any further). The detector reads cards well
+    from about half to twice the width it was trained on (~102 px, ``vision.pipeline.CARD_PX_PER_MM``;
+    measured on rendered rows, see MODEL_CARD.md), so one of these scales brings any card into that
+    range."""
+    longer = max(width, height)
+    if longer <= 0:
+        raise ValueError(f"image size must be positive, but got {width}x{height}")
+    lo = min(1.0, imgsz / 2 / longer)
+    return [
+        2.0**k
+        for k in range(-12, 13)
+        if lo <= 2.0**k <= max_scale and longer * 2.0**k <= max(max_side, longer)
+    ]
+
+
 def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
     """One detection per card: index detections of the same card class whose centres lie within
     ``merge_distance`` x the index size of each other are joined (union box, best confidence).
@@ -227,6 +248,7 @@ class OnnxCardDetector:
         upscale: float = 1.0,
         tile: bool = False,
         turned_views: bool = True,
+        scales: Sequence[float] | None = None,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -250,23 +272,38 @@ class OnnxCardDetector:
             raise ValueError(f"upscale must be > 0, but got {upscale}")
         self.upscale, self.tile = upscale, tile
         self.turned_views = turned_views
+        if scales is not None and (not len(scales) or min(scales) <= 0):
+            raise ValueError(f"scales must be positive, but got {list(scales)}")
+        self.scales = tuple(scales) if scales is not None else None
 
     def detect_raw(self, image: np.ndarray) -> Detections:
-        """Every index and back found, before the two indices of a card are merged."""
-        import cv2
+        """Every index and back found, before the two indices of a card are merged.
 
+        With ``scales`` (an image pyramid, for stills whose card size is unknown) the image is read
+        at each scale and the scale whose finds carry the most confidence in all is kept: a scale
+        far from the trained card size finds fewer cards, and reads them with less confidence.
+        (Pooling every scale's finds instead let each wrong scale add its misreads.)"""
         if image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
+        if self.scales is None:
+            return self._detect_at(image, self.upscale)
+        found = [self._detect_at(image, s) for s in self.scales]
+        return max(found, key=lambda d: float(d.confidence.sum()))
+
+    def _detect_at(self, image: np.ndarray, scale: float) -> Detections:
+        import cv2
+
         shown = image
-        if self.upscale != 1.0:
-            shown = cv2.resize(image, None, fx=self.upscale, fy=self.upscale, interpolation=cv2.INTER_CUBIC)
+        if scale != 1.0:
+            interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+            shown = cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
         if self.tile and max(shown.shape[:2]) > self.imgsz:
             xyxy, cls, score = self._stage1_tiled(shown)
         else:
             xyxy, cls, score = self._stage1(shown)
         found = self._read_indices(shown, xyxy, cls, score)
-        if self.upscale != 1.0:
-            found = Detections(found.xyxy / self.upscale, found.class_id, found.confidence)
+        if scale != 1.0:
+            found = Detections(found.xyxy / scale, found.class_id, found.confidence)
         return found
 
     def _stage1(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
