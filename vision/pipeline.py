@@ -43,11 +43,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import CardDetector, Detections
+from vision.detections import BACK_CLASS, CardDetector, Detections
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import TableLayout
 from vision.sources import iter_frames
-from vision.state import TableState
+from vision.state import BACK, UNREAD, TableState
 from vision.tracking import IVerifyReading, TableTracker
 from vision.zones import Region, build_regions
 
@@ -57,6 +57,7 @@ __all__ = [
     "PipelineConfig",
     "TablePipeline",
     "load_shipped_detector",
+    "merge_card_indices",
     "watch",
 ]
 
@@ -209,6 +210,47 @@ def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
     return np.isin(labels, keep) if keep else np.zeros_like(mask)
 
 
+# A card's face, in mm (poker size: seed 002 uses a standard 52-card deck and one Joker).
+_CARD_MM = (63.5, 88.9)
+
+
+def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -> Detections:
+    """One detection per card where the detector found more than two indices of it.
+
+    The detector joins a card's indices in pairs (its two index corners); a deck printed with an
+    index in all four corners then reads as two cards of the same face side by side (``4c 4c`` in
+    one zone: a duplicate and an extra card to the compliance checks, while the deck holds one).
+    Faces of one class whose boxes together fit inside one card (``slack`` x the card's size at
+    ``px_per_mm``, either way round) are one card: union box, best confidence. Two cards of the
+    same face apart by more than a card (a real duplicate dealt to the same hand) stay two.
+    """
+    faces = dets.class_id != BACK_CLASS
+    if len(dets) < 2 or len(np.unique(dets.class_id[faces])) == int(faces.sum()):
+        return dets
+    short, long_ = (slack * px_per_mm * m for m in _CARD_MM)
+    keep = np.ones(len(dets), bool)
+    xyxy = dets.xyxy.copy()
+    conf = dets.confidence.copy()
+    for c in np.unique(dets.class_id[faces]):
+        idx = [int(i) for i in np.flatnonzero(dets.class_id == c)]
+        idx.sort(key=lambda i: -float(conf[i]))
+        for i in idx:
+            if not keep[i]:
+                continue
+            for j in idx:
+                if j == i or not keep[j]:
+                    continue
+                box = np.concatenate(
+                    [np.minimum(xyxy[i, :2], xyxy[j, :2]), np.maximum(xyxy[i, 2:], xyxy[j, 2:])]
+                )
+                w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
+                if w <= short and h <= long_:
+                    xyxy[i] = box
+                    conf[i] = max(conf[i], conf[j])
+                    keep[j] = False
+    return Detections(xyxy[keep], dets.class_id[keep], conf[keep])
+
+
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
     ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
@@ -239,6 +281,10 @@ class TablePipeline:
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
+        # read confidence of the face cards of each zone in the latest read, and of the reading each
+        # zone last settled on (key -> (reading, confidence)): TableState.read_confidence
+        self._read_conf: dict[str, float] = {}
+        self._settled_conf: dict[str, tuple[Hashable, float]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -265,14 +311,32 @@ class TablePipeline:
             self._t0 = t
         if self._warm:
             state = self.tracker.update(readings, frame, t)
-            return state
+            return None if state is None else self._with_confidence(state)
         # warm-up: no state until every region has been read once (or force_after_s passed)
         self.tracker.update(readings, frame, t)
         ready = all(not z.fresh for w in self._watch for z in w.zones) and not self.tracker.pending()
         if ready or t - self._t0 >= self.cfg.force_after_s:
             self._warm = True
-            return self.tracker.state(frame, t)
+            return self._with_confidence(self.tracker.state(frame, t))
         return None
+
+    def _with_confidence(self, state: TableState) -> TableState:
+        """The state with how sure the camera is of each zone's cards (``TableState.read_confidence``):
+        the confidence of the reading the zone shows, or ``UNREAD`` for a card zone whose picture has
+        changed since that reading and that has not been read again (its cards are being put down
+        or moved: the content shown is the old one)."""
+        conf: dict[str, float] = {}
+        for w in self._watch:
+            if w.region.kind not in ("cards", "iverify"):
+                continue
+            for z in w.zones:
+                if w.region.kind == "cards" and not z.occluded and (z.changed_since is not None or z.fresh):
+                    conf[z.key] = UNREAD
+                    continue
+                got = self._settled_conf.get(z.key)
+                if got is not None and got[0] == self.tracker.value(z.key):
+                    conf[z.key] = got[1]
+        return state.model_copy(update={"read_confidence": conf}) if conf else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
         w, h = r.size
@@ -384,6 +448,10 @@ class TablePipeline:
                 z.last, z.agree = v, 1
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
+                if z.key in self._read_conf:
+                    self._settled_conf[z.key] = (v, self._read_conf[z.key])
+                else:
+                    self._settled_conf.pop(z.key, None)
                 z.ref = small
                 z.settled_value, z.changed_since, z.agree, z.fresh, z.recheck = v, None, 0, False, False
                 out[z.key] = v
@@ -434,8 +502,10 @@ class TablePipeline:
     def _read(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable] | None:
         r = w.region
         crop = r.rectify(image)
+        for key in (z.key for z in w.zones):
+            self._read_conf.pop(key, None)
         if r.kind == "cards":
-            dets = self._detect(r, crop)
+            dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
             self._last_boxes = dets.xyxy
             zones = r.assign(dets.centers)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
@@ -443,6 +513,9 @@ class TablePipeline:
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
                 if z is not None:
                     out[z].append((float(img_x[i]), label))
+                    if label != BACK:
+                        c = float(dets.confidence[i])
+                        self._read_conf[z] = min(c, self._read_conf.get(z, c))
             return {z: tuple(lab for _, lab in sorted(v)) for z, v in out.items()}
         if r.kind == "lcd":
             return {"lcd": read_lcd(crop)}
@@ -470,7 +543,10 @@ class TablePipeline:
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         dets = self._detect(r, crop[y0:], y0, zoom=iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm))
-        high, low = split_setting(dets, self._low_cards)
+        high, low = split_setting(dets, self._low_cards, panel_px_per_mm=r.px_per_mm)
+        faces = dets.confidence[dets.class_id != BACK_CLASS]
+        if len(faces):
+            self._read_conf["iverify"] = float(faces.min())
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
 
 

@@ -9,13 +9,14 @@ seen face down. A zone's cards are listed left to right as the camera sees them.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["BACK", "DealerState", "IVerifyState", "SeatState", "TableState"]
+__all__ = ["BACK", "UNREAD", "DealerState", "IVerifyState", "SeatState", "TableState"]
 
 BACK = "BACK"
+UNREAD = 0.0  # TableState.read_confidence of a zone that changed and has not been read again
 
 
 class _Model(BaseModel):
@@ -58,6 +59,12 @@ class TableState(_Model):
     dealer: DealerState = Field(default_factory=DealerState)
     iverify: IVerifyState = Field(default_factory=IVerifyState)
     occluded: list[str] = Field(default_factory=list)  # zones hidden this frame ("seat3.high", "dealer")
+    # How sure the camera is of each zone's cards, by the keys of ``occluded`` ("seat3.high",
+    # "dealer.hand", "iverify"): the lowest read confidence of the face cards it shows (backs are
+    # not read, so a zone of backs or an empty one is not listed), or ``UNREAD`` (0.0): the zone's
+    # picture changed since it was last read and it has not been read again, so its cards are not
+    # known (cards being put down or moved). Empty: every zone is sure (ground truth, old records).
+    read_confidence: dict[str, Annotated[float, Field(ge=0.0, le=1.0)]] = Field(default_factory=dict)
 
     def seat(self, n: int) -> SeatState:
         for s in self.seats:

@@ -1,0 +1,86 @@
+"""How sure the camera pipeline is of each zone's cards (``TableState.read_confidence``), and one card
+read once however many of its corner indices the detector finds (``vision.pipeline``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from test_pipeline_synth import ColourDetector, SynthTable, make_layout
+
+from vision.detections import CLASSES, Detections
+from vision.pipeline import PipelineConfig, TablePipeline, merge_card_indices
+from vision.state import UNREAD, TableState
+
+CFG = PipelineConfig(analyse_fps=None)
+PX_PER_MM = 1.6  # a card is 101.6 x 142.2 px
+
+
+def _dets(*rows: tuple[str, float, float, float]) -> Detections:
+    """(label, x, y, confidence): a 15 x 30 px index box at (x, y)."""
+    xyxy = [[x, y, x + 15, y + 30] for _, x, y, _ in rows]
+    return Detections(
+        np.array(xyxy, np.float32),
+        np.array([CLASSES.index(r[0]) for r in rows]),
+        np.array([r[3] for r in rows]),
+    )
+
+
+def test_the_four_corner_indices_of_one_card_are_one_card() -> None:
+    # a deck with an index in every corner: the detector's pairs leave two "4c" 80 px apart (s02's dealer)
+    d = _dets(("4c", 94, 38, 0.77), ("4c", 175, 38, 0.55), ("Th", 204, 38, 0.8), ("BACK", 300, 40, 0.9))
+    m = merge_card_indices(d, PX_PER_MM)
+    assert sorted(m.labels) == ["4c", "BACK", "Th"]
+    four = m[np.array([lab == "4c" for lab in m.labels])]
+    assert float(four.confidence[0]) == np.float32(0.77)
+    assert four.xyxy[0].tolist() == [94, 38, 190, 68]
+
+
+def test_two_cards_of_one_face_further_apart_than_a_card_stay_two() -> None:
+    d = _dets(("Kd", 10, 10, 0.9), ("Kd", 200, 10, 0.9))  # 190 px apart: more than a card's width or height
+    assert merge_card_indices(d, PX_PER_MM).labels == ["Kd", "Kd"]
+    turned = _dets(("Kd", 10, 10, 0.9), ("Kd", 10, 125, 0.9))  # one card's two indices, top and bottom
+    assert merge_card_indices(turned, PX_PER_MM).labels == ["Kd"]
+
+
+class _SureOf(ColourDetector):
+    """The colour detector with a confidence per card."""
+
+    def __init__(self, conf: dict[str, float]) -> None:
+        super().__init__()
+        self.conf = conf
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        c = np.array([self.conf.get(lab, 0.9) for lab in d.labels], np.float32)
+        return Detections(d.xyxy, d.class_id, c)
+
+
+def _run(p: TablePipeline, t: SynthTable, n: int, start: int, fps: float = 12.5) -> list[TableState]:
+    return [s for i in range(start, start + n) if (s := p.process(i, i / fps, t.frame(i))) is not None]
+
+
+def test_each_zone_carries_the_lowest_read_confidence_of_its_faces() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620), ("BACK", 560, 620), ("Qh", 1000, 330)])
+    p = TablePipeline(lay, _SureOf({"As": 0.62, "Kd": 0.97, "Qh": 0.81}), CFG)
+    s = _run(p, t, 10, 0)[-1]
+    assert s.seat(1).high == ["As", "Kd"] and s.seat(1).low == ["BACK"]
+    assert s.read_confidence["seat1.high"] == np.float32(0.62)
+    assert s.read_confidence["dealer.low"] == np.float32(0.81)
+    assert "seat1.low" not in s.read_confidence  # backs are not read: nothing to doubt
+    assert "seat2.high" not in s.read_confidence  # empty
+
+
+def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
+    lay = make_layout()
+    t = SynthTable(lay)
+    p = TablePipeline(lay, _SureOf({}), CFG)
+    _run(p, t, 8, 0)
+    seen: list[TableState] = []
+    for k in range(6):  # a card slides across seat 2's high area: its picture never settles ...
+        t.cards = [("Kd", 760.0 + 25 * k, 620.0)] + ([("As", 250.0, 620.0)] if k >= 1 else [])
+        seen += _run(p, t, 1, 8 + k)
+    # ... while seat 1's new card settles and is reported: seat 2's high area is not known then
+    first = next(s for s in seen if s.seat(1).high == ["As"])
+    assert first.read_confidence.get("seat2.high") == UNREAD and first.seat(2).high == []
+    after = _run(p, t, 8, 14)[-1]  # it stops: read, and known again
+    assert after.seat(2).high == ["Kd"] and after.read_confidence["seat2.high"] == np.float32(0.9)
