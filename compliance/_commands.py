@@ -98,8 +98,8 @@ def live(
     lat = f"; worst latency {s.max_latency_s * 1000:.1f} ms" if s.max_latency_s is not None else ""
     hook = f"; webhook delivered {s.webhook_delivered}, failed {s.webhook_failed}" if webhook else ""
     console.print(
-        f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts} alert(s) "
-        f"recorded in {s.alerts_file}{lat}{hook}"
+        f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts - s.review} alert(s) "
+        f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}"
     )
     if s.interrupted:
         raise typer.Exit(130)
@@ -153,7 +153,8 @@ def audit(
         f"{res.clips} clip(s): {res.audited} audited now "
         f"({res.footage_s:.1f} s of footage in {res.wall_s:.1f} s), "
         f"{res.skipped} skipped (already done), {len(res.failed)} failed; {res.findings} finding(s) in the "
-        f"batch; summary: {out / 'summary.html'}"
+        f"batch ({res.findings - res.review} alert(s), {res.review} review item(s)); "
+        f"summary: {out / 'summary.html'}"
     )
     if res.interrupted:
         raise typer.Exit(130)
@@ -197,7 +198,15 @@ def evaluate(
         raise typer.Exit(2) from e
     console = Console(width=140)
     t = Table(title=f"evaluation of {audit_dir}")
-    for c in ("clip", "audited", "rounds rebuilt", "findings found", "false alerts", "duplicates"):
+    for c in (
+        "clip",
+        "audited",
+        "rounds rebuilt",
+        "findings found",
+        "false alerts",
+        "duplicates",
+        "review: true / false",
+    ):
         t.add_column(c)
     for s in rep.clips:
         t.add_row(
@@ -207,6 +216,7 @@ def evaluate(
             f"{s.findings_found}/{s.findings_true}",
             str(s.false_alerts),
             str(s.duplicates),
+            f"{s.review_true} / {s.review_false}",
         )
     console.print(t)
     if verbose:
@@ -215,13 +225,24 @@ def evaluate(
                 console.print(f"  {s.clip}: MISSED {m}")
             for f in s.false:
                 console.print(f"  {s.clip}: FALSE ALERT {f}")
+            for f in s.review_false_items:
+                console.print(f"  {s.clip}: FALSE REVIEW ITEM {f}")
             for p in s.round_problems:
                 console.print(f"  {s.clip}: ROUND {p}")
     console.print(
-        f"recall {rep.recall * 100:.1f}% ({rep.findings_found}/{rep.findings_true}); "
+        f"alerts: recall {rep.recall * 100:.1f}% ({rep.findings_found}/{rep.findings_true}); "
         f"false alerts {rep.false_alerts}; duplicates {rep.duplicates}; "
         f"findings without evidence picture {rep.without_evidence}; "
         f"rounds rebuilt {rep.rounds_rebuilt}/{rep.rounds_true}"
+    )
+    console.print(
+        f"review items (not alerts; outside the targets) {rep.review_items}: "
+        f"{rep.review_true} on true findings, of which {rep.found_only_in_review} found only for review"
+    )
+    console.print(
+        f"review items on no true finding {rep.review_false}: {rep.review_false_on_compliant_rounds} on "
+        f"compliant rounds, {rep.review_false - rep.review_false_on_compliant_rounds} in rounds with a true "
+        "finding (a wrong seat or check)"
     )
     if json_out is not None:
         json_out.write_text(rep.model_dump_json(indent=1))

@@ -1,5 +1,9 @@
 """Alerts: a finding made deliverable (table, time code, evidence picture), written durably first.
 
+Every finding becomes an ``Alert`` record; its ``status`` says whether it rings ("alert") or waits
+for a person in the review queue ("review": a finding built on a doubtful camera read). Both are
+written, delivered and kept alike; the console and the reports show them apart.
+
 An alert is appended to a JSONL file and flushed and fsync'ed *before* anyone is shown it, so a
 crash or a Ctrl-C never loses an alert that someone saw. ``read_alerts`` tolerates a torn last line
 (the record that was being written when the process died: it was never shown), and ``AlertWriter``
@@ -26,7 +30,7 @@ from types import TracebackType
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from compliance.events import CHECK_RULES, CheckId, Finding
+from compliance.events import CHECK_RULES, CheckId, Finding, FindingStatus
 
 __all__ = [
     "Alert",
@@ -65,6 +69,10 @@ class Alert(BaseModel):
     expected: str = ""
     observed: str = ""
     confidence: float = 1.0
+    # "alert" rings; "review" (confidence below MonitorConfig.review_below: a doubtful camera read or an
+    # unseen moment) is written and shown the same way, apart, for a person to look at. Records
+    # written before there was a status are alerts.
+    status: FindingStatus = "alert"
     evidence: str | None = None  # evidence picture, relative to the alerts file / report folder
     raised_at: float = 0.0  # wall clock (Unix seconds) when raised: for latency only, never for checks
     # wall clock when the frame showing the breach arrived (on a real-time feed: the feed's clock offset
@@ -109,6 +117,7 @@ def make_alert(
         expected=finding.expected,
         observed=finding.observed,
         confidence=finding.confidence,
+        status=finding.status,
         evidence=evidence,
         raised_at=time.time(),
         frame_arrived_at=frame_arrived_at,

@@ -76,7 +76,8 @@ class AuditResult(BaseModel):
     failed: list[str]
     footage_s: float
     wall_s: float
-    findings: int
+    findings: int  # alerts and review items
+    review: int = 0  # of which review items (status "review")
     interrupted: bool = False  # Ctrl-C: what was finished is kept; a re-run resumes
 
 
@@ -521,5 +522,6 @@ def run_audit(
         footage_s=done_footage,
         wall_s=time.perf_counter() - t0,
         findings=sum(len(r.findings) for r in reports if r.status == "ok"),
+        review=sum(a.status == "review" for r in reports if r.status == "ok" for a in r.findings),
         interrupted=interrupted,
     )

@@ -8,6 +8,10 @@ through each check's ``on_close``. The runners (live, audit, evaluate) only call
 
 A FOREIGN-CARD finding marks its round void; the checks keep running and their later findings say
 the round is void (seed 002 rule 5.1); SETTLEMENT does not judge a void round (nothing in it stands).
+A finding less sure than ``MonitorConfig.review_below`` (0.7) gets the status "review" instead of
+"alert": it is written and shown like an alert, apart from them, for a person to look at (a finding
+built on a doubtful camera read; see each check's docstring for its confidence). A FOREIGN-CARD
+for review does not void the round.
 The wagers' settlement is read from the chips: a payout spot filled, a bet circle emptied
 (``TableState`` seats' ``payout`` and ``chips``).
 """
@@ -123,7 +127,10 @@ class Monitor:
         if rnd is None or not findings:
             return
         for f in findings:
-            if f.check_id is CheckId.FOREIGN_CARD and rnd.void_reason is None:
+            if f.confidence < self.config.review_below:
+                f = f.model_copy(update={"status": "review"})
+            # a duplicate only suspected (a doubtful read) is for review and does not void the round
+            if f.check_id is CheckId.FOREIGN_CARD and f.status == "alert" and rnd.void_reason is None:
                 rnd.void_reason = f"FOREIGN-CARD at t={f.t:.2f}s, frame {f.frame}"
             self._findings.setdefault(rnd.number, []).append(f)
             rnd.findings.append(f)  # later checks may read what earlier ones found

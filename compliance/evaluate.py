@@ -7,6 +7,10 @@ Rounds are matched one-to-one by time overlap (largest overlap first). Then:
   round (target 100%);
 - false alerts: alerts that match no true finding (target 0); a second alert for a finding already
   found counts as a duplicate, reported apart;
+- review items (findings with status "review": doubtful, for a person to look at) are scored
+  apart, never in the two targets above: how many true findings were found *only* as review items,
+  and how many review items match no true finding, on compliant rounds (or no true round) or in a
+  round with findings (a wrong seat or check). Records without a status are alerts.
 - rounds rebuilt: every true round is matched, and each active seat's hand and the dealer's has the
   same cards, high hand and low hand as the truth lists (order within a pile ignored) (target: all).
 A clip the audit failed or never reached counts as all its rounds missed and all its findings missed.
@@ -50,8 +54,14 @@ class ClipScore(_Model):
     false_alerts_on_compliant_rounds: int = 0
     duplicates: int = 0
     without_evidence: int = 0  # alerts whose evidence picture is missing (reported, not a target)
-    missed: list[str] = Field(default_factory=list)
+    review_items: int = 0  # findings with status "review" (none of the counts above include them)
+    found_only_in_review: int = 0  # true findings no alert found but a review item did
+    review_true: int = 0  # review items that match a true finding (found by an alert or not)
+    review_false: int = 0  # review items that match no true finding
+    review_false_on_compliant_rounds: int = 0  # of which on a compliant round (or no true round)
+    missed: list[str] = Field(default_factory=list)  # no alert found it ("(found for review)" if one did)
     false: list[str] = Field(default_factory=list)
+    review_false_items: list[str] = Field(default_factory=list)
     round_problems: list[str] = Field(default_factory=list)
 
 
@@ -63,6 +73,11 @@ class EvalReport(_Model):
     false_alerts: int
     duplicates: int
     without_evidence: int
+    review_items: int = 0
+    found_only_in_review: int = 0
+    review_true: int = 0
+    review_false: int = 0
+    review_false_on_compliant_rounds: int = 0
     rounds_true: int
     rounds_rebuilt: int
     passed: bool
@@ -179,9 +194,25 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_di
     compliant = {r.round for r in ct.rounds if not r.findings}
     wanted = {(r, f.check_id, f.seat) for r, f in truth_findings}
     found: set[tuple[int, str, int | None]] = set()
+    in_review: set[tuple[int, str, int | None]] = set()
     for al in rep.findings:
         t_round = back.get(al.round)
         key = (t_round, al.check_id, al.seat) if t_round is not None else None
+        if al.status == "review":
+            sc.review_items += 1
+            if key is not None and key in wanted:
+                sc.review_true += 1
+                in_review.add(key)
+                continue
+            sc.review_false += 1
+            if t_round is None or t_round in compliant:
+                sc.review_false_on_compliant_rounds += 1
+            where = f"true round {t_round}" if t_round is not None else "no matching true round"
+            sc.review_false_items.append(
+                f"{al.timecode} audit round {al.round} ({where}) {al.check_id.value} seat {al.seat} "
+                f"(conf. {al.confidence:.2f})"
+            )
+            continue
         if key is not None and key in wanted and key not in found:
             found.add(key)
         elif key is not None and key in found:
@@ -198,7 +229,11 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_di
     sc.without_evidence = sum(
         1 for al in rep.findings if not al.evidence or not (clip_dir / al.evidence).is_file()
     )
-    sc.missed = [f"round {r} {c.value} seat {s}" for (r, c, s) in sorted(wanted - found, key=str)]
+    sc.found_only_in_review = len(in_review - found)
+    sc.missed = [
+        f"round {r} {c.value} seat {s}" + (" (found for review)" if (r, c, s) in in_review else "")
+        for (r, c, s) in sorted(wanted - found, key=str)
+    ]
     return sc
 
 
@@ -248,6 +283,11 @@ def evaluate(audit_dir: Path, truth_paths: Sequence[Path]) -> EvalReport:
         false_alerts=false,
         duplicates=sum(s.duplicates for s in scores),
         without_evidence=sum(s.without_evidence for s in scores),
+        review_items=sum(s.review_items for s in scores),
+        found_only_in_review=sum(s.found_only_in_review for s in scores),
+        review_true=sum(s.review_true for s in scores),
+        review_false=sum(s.review_false for s in scores),
+        review_false_on_compliant_rounds=sum(s.review_false_on_compliant_rounds for s in scores),
         rounds_true=r_true,
         rounds_rebuilt=r_ok,
         passed=not failures,

@@ -18,6 +18,7 @@ __all__ = [
     "Event",
     "EventKind",
     "Finding",
+    "FindingStatus",
     "HandRecord",
     "RoundRecord",
 ]
@@ -93,6 +94,12 @@ class Event(_Model):
     high: list[str] = Field(default_factory=list)
     low: list[str] = Field(default_factory=list)
     detail: str = ""
+    # the lowest camera read confidence of the face cards the event shows (TableState.read_confidence);
+    # None: not read by a camera (ground truth) or no face shown
+    read_confidence: float | None = None
+
+
+FindingStatus = Literal["alert", "review"]
 
 
 class Finding(_Model):
@@ -107,6 +114,9 @@ class Finding(_Model):
     expected: str = ""
     observed: str = ""
     confidence: float = 1.0
+    # "alert": rings; "review": shown and recorded apart, for a person to look at (its confidence is
+    # below MonitorConfig.review_below: it rests on a doubtful camera read or an unseen moment)
+    status: FindingStatus = "alert"
 
 
 class HandRecord(_Model):

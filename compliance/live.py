@@ -513,7 +513,8 @@ class LiveSummary(BaseModel):
 
     source: str
     frames: int
-    alerts: int
+    alerts: int  # every record written: alerts and review items
+    review: int = 0  # of which review items (status "review")
     alerts_file: str
     interrupted: bool
     webhook_delivered: int = 0
@@ -538,7 +539,8 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         f"frame {st.frame if st else '-'}  {timecode(st.t) if st else ''}",
         f"round {proc.current_round if proc.current_round is not None else '-'}",
         f"LCD {st.lcd if st and st.lcd is not None else '-'}",
-        f"alerts [bold red]{len(proc.alerts)}[/]",
+        f"alerts [bold red]{sum(a.status == 'alert' for a in proc.alerts)}[/]",
+        f"review [bold yellow]{sum(a.status == 'review' for a in proc.alerts)}[/]",
     )
     grid = Table(title="table state", expand=False)
     for c in ("position", "chips", "dealt", "high", "low"):
@@ -551,19 +553,29 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         iv = st.iverify
         shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")
         grid.add_row("i-Verify", "", shown, _cards(iv.high), _cards(iv.low))
-    al = Table(title="alerts (latest last)")
-    for c in ("time", "round", "seat", "check", "expected", "observed"):
-        al.add_column(c, overflow="fold")
-    for a in recent:
-        al.add_row(
-            a.timecode,
-            str(a.round),
-            "-" if a.seat is None else str(a.seat),
-            f"[red]{a.check_id.value}[/]",
-            a.expected,
-            a.observed,
-        )
-    return Group(head, grid, al)
+    tables = []
+    for status, title, colour in (
+        ("alert", "alerts", "red"),
+        ("review", "review items: doubtful, to look at", "yellow"),
+    ):
+        rows = [a for a in recent if a.status == status]
+        if status == "review" and not rows:
+            continue
+        al = Table(title=f"{title} (latest last)")
+        for c in ("time", "round", "seat", "check", "conf.", "expected", "observed"):
+            al.add_column(c, overflow="fold")
+        for a in rows:
+            al.add_row(
+                a.timecode,
+                str(a.round),
+                "-" if a.seat is None else str(a.seat),
+                f"[{colour}]{a.check_id.value}[/]",
+                f"{a.confidence:.2f}",
+                a.expected,
+                a.observed,
+            )
+        tables.append(al)
+    return Group(head, grid, *tables)
 
 
 def run_live(
@@ -607,14 +619,20 @@ def run_live(
         else None
     )
     recent: collections.deque[Alert] = collections.deque(maxlen=8)
+    recent_review: collections.deque[Alert] = collections.deque(maxlen=8)
 
     def shown(a: Alert) -> None:
-        recent.append(a)
+        (recent if a.status == "alert" else recent_review).append(a)
         if sender is not None:
-            sender.send(a)
+            sender.send(a)  # both go out; the receiver files a "review" status in its review queue
         who = "dealer/table" if a.seat is None else f"seat {a.seat}"
+        tag = (
+            "[bold red]ALERT[/]"
+            if a.status == "alert"
+            else f"[yellow]REVIEW[/] [dim](conf. {a.confidence:.2f})[/]"
+        )
         console.print(
-            f"[bold red]ALERT[/] {a.timecode} {a.table_id} round {a.round} {who} "
+            f"{tag} {a.timecode} {a.table_id} round {a.round} {who} "
             f"{a.check_id.value}: expected {a.expected or '-'}; observed {a.observed or '-'}"
             f" [dim]({a.evidence or 'no picture'})[/]"
         )
@@ -673,14 +691,14 @@ def run_live(
                 )
             now = time.monotonic()
             if live is not None and now - last_draw > 0.1:
-                live.update(_view(proc, recent, source), refresh=True)
+                live.update(_view(proc, [*recent, *recent_review], source), refresh=True)
                 last_draw = now
         proc.finish()
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if live is not None:
-            live.update(_view(proc, recent, source), refresh=True)
+            live.update(_view(proc, [*recent, *recent_review], source), refresh=True)
             live.stop()
         proc.close()
         writer.close()
@@ -692,6 +710,7 @@ def run_live(
         source=source,
         frames=proc.frames,
         alerts=len(proc.alerts),
+        review=sum(a.status == "review" for a in proc.alerts),
         alerts_file=str(alerts_path),
         interrupted=interrupted,
         webhook_delivered=sender.delivered if sender else 0,

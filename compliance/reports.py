@@ -7,7 +7,7 @@ Layout of an audit output folder::
     OUT/clips/<clip>/report.html   self-contained report; pictures are the relative files below
     OUT/clips/<clip>/evidence/     one JPEG per alert
     OUT/summary.csv                one row per clip (failed clips included, with their error)
-    OUT/findings.csv               one row per alert across the batch
+    OUT/findings.csv               one row per alert across the batch (its status: alert / review)
     OUT/summary.html               the batch at a glance, linking every clip report
     OUT/summary.json               BatchSummary: the batch totals
 
@@ -84,9 +84,11 @@ class BatchSummary(BaseModel):
     failed: list[str]
     footage_s: float
     rounds: int
-    findings: int
+    findings: int  # alerts and review items
     findings_by_check: dict[str, int]
     unreadable: list[str]
+    alerts: int = 0  # findings with status "alert"
+    review: int = 0  # findings with status "review" (doubtful: to look at)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -129,6 +131,7 @@ h3{font-size:1em;margin-bottom:.3em}
 table{border-collapse:collapse;margin:.4em 0 1em 0;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}.bad{background:#fde2e1}.ok{color:#1a7f37}.fail{color:#b42318;font-weight:bold}
+.review{background:#fef7dc}.doubt{color:#8a6100;font-weight:bold}
 .mono{font-family:ui-monospace,Menlo,Consolas,monospace}.small{font-size:.85em;color:#555}
 img.ev{max-width:420px;border:1px solid #999}
 """
@@ -178,12 +181,35 @@ def _alert_rows(alerts: Sequence[Alert], link_prefix: str = "") -> str:
                     f"{a.confidence:.2f}",
                     pic,
                 ],
-                "bad",
+                "bad" if a.status == "alert" else "review",
             )
         )
     return _table(
         ["time", "round", "seat", "check and rule", "expected", "observed", "conf.", "evidence"], rows
     )
+
+
+def _findings_html(alerts: Sequence[Alert], link_prefix: str = "", heading: str = "h2") -> str:
+    """Alerts, then review items apart (findings built on a doubtful camera read: to look at)."""
+    rings = [a for a in alerts if a.status == "alert"]
+    review = [a for a in alerts if a.status == "review"]
+    parts = [
+        f"<{heading}>Alerts ({len(rings)})</{heading}>",
+        _alert_rows(rings, link_prefix) if rings else "<p class=ok>No alerts.</p>",
+    ]
+    if review:
+        parts += [
+            f"<{heading}>Review items ({len(review)})</{heading}>",
+            "<p class=small>Findings less sure than the review threshold (a doubtful camera read, an "
+            "unseen moment): recorded with their picture for a person to look at, not alerts.</p>",
+            _alert_rows(review, link_prefix),
+        ]
+    return "".join(parts)
+
+
+def _counts(alerts: Sequence[Alert]) -> str:
+    n_rev = sum(a.status == "review" for a in alerts)
+    return f"{len(alerts) - n_rev} alert(s), {n_rev} review item(s)"
 
 
 def clip_html(rep: ClipReport) -> str:
@@ -202,14 +228,13 @@ def clip_html(rep: ClipReport) -> str:
                 (["layout", _e(rep.layout)], ""),
                 (["footage", f"{timecode(rep.footage_s)} ({rep.states_seen} state changes)"], ""),
                 (["rounds", str(len(rep.rounds))], ""),
-                (["findings", str(len(rep.findings))], ""),
+                (["findings", f"{len(rep.findings)}: {_counts(rep.findings)}"], ""),
             ],
         )
     )
     if rep.error:
         parts.append(f"<p class=fail>Error: <span class=mono>{_e(rep.error)}</span></p>")
-    parts.append("<h2>Findings</h2>")
-    parts.append(_alert_rows(rep.findings) if rep.findings else "<p class=ok>No findings.</p>")
+    parts.append(_findings_html(rep.findings))
     by_round: dict[int, list[Alert]] = {}
     for a in rep.findings:
         by_round.setdefault(a.round, []).append(a)
@@ -218,8 +243,11 @@ def clip_html(rep: ClipReport) -> str:
         events_by_round.setdefault(ev.round, []).append(ev)
     for r in rep.rounds:
         end = timecode(r.t_end) if r.t_end is not None else "(not ended)"
-        n = len(by_round.get(r.round, []))
-        flag = f" <span class=fail>{n} finding(s)</span>" if n else " <span class=ok>compliant</span>"
+        got = by_round.get(r.round, [])
+        n = sum(a.status == "alert" for a in got)
+        flag = f" <span class=fail>{n} alert(s)</span>" if n else " <span class=ok>no alert</span>"
+        if len(got) > n:
+            flag += f" <span class=doubt>{len(got) - n} to review</span>"
         parts.append(
             f'<h2 id="round{r.round}">Round {r.round}: {timecode(r.t_start)} &ndash; {end}{flag}</h2>'
         )
@@ -269,7 +297,7 @@ def clip_html(rep: ClipReport) -> str:
             )
         )
         if by_round.get(r.round):
-            parts.append("<h3>Findings in this round</h3>" + _alert_rows(by_round[r.round]))
+            parts.append("<h3>Findings in this round</h3>" + _findings_html(by_round[r.round], heading="h4"))
     return _page(f"Audit {rep.clip}", "\n".join(parts))
 
 
@@ -277,9 +305,11 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
     """The batch summary page (links each clip's report and evidence, relative to the audit folder)."""
     ok = [r for r in reports if r.status == "ok"]
     failed = [r for r in reports if r.status == "failed"]
-    n_alerts = sum(len(r.findings) for r in ok)
+    n_alerts = sum(a.status == "alert" for r in ok for a in r.findings)
+    n_review = sum(a.status == "review" for r in ok for a in r.findings)
     footage = sum(r.footage_s for r in ok)
-    checks: Counter[str] = Counter(a.check_id.value for r in ok for a in r.findings)
+    checks: Counter[str] = Counter(a.check_id.value for r in ok for a in r.findings if a.status == "alert")
+    doubts: Counter[str] = Counter(a.check_id.value for r in ok for a in r.findings if a.status == "review")
     parts = [
         "<h1>Audit summary</h1>",
         _table(
@@ -290,14 +320,18 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
                 (["failed", f"<span class={'fail' if failed else 'ok'}>{len(failed)}</span>"], ""),
                 (["footage audited", timecode(footage)], ""),
                 (["rounds rebuilt", str(sum(len(r.rounds) for r in ok))], ""),
-                (["findings", str(n_alerts)], ""),
+                (["alerts", str(n_alerts)], ""),
+                (["review items (doubtful: to look at)", str(n_review)], ""),
             ],
         ),
     ]
-    if checks:
+    if checks or doubts:
         parts.append(
             "<h2>Findings by check</h2>"
-            + _table(["check", "count"], [([_e(c), str(n)], "") for c, n in sorted(checks.items())])
+            + _table(
+                ["check", "alerts", "review items"],
+                [([_e(c), str(checks[c]), str(doubts[c])], "") for c in sorted(set(checks) | set(doubts))],
+            )
         )
     parts.append("<h2>Clips</h2>")
     rows = []
@@ -315,15 +349,28 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
                     _e(r.mode),
                     timecode(r.footage_s),
                     str(len(r.rounds)),
-                    str(len(r.findings)),
+                    str(sum(a.status == "alert" for a in r.findings)),
+                    str(sum(a.status == "review" for a in r.findings)),
                     f"<span class=mono>{_e(r.error)}</span>",
                 ],
-                "bad" if r.status == "failed" or r.findings else "",
+                "bad" if r.status == "failed" or any(a.status == "alert" for a in r.findings) else "",
             )
         )
     parts.append(
         _table(
-            ["clip", "status", "table", "game", "states from", "footage", "rounds", "findings", "error"], rows
+            [
+                "clip",
+                "status",
+                "table",
+                "game",
+                "states from",
+                "footage",
+                "rounds",
+                "alerts",
+                "review",
+                "error",
+            ],
+            rows,
         )
     )
     all_alerts = [(r, a) for r in ok for a in r.findings]
@@ -331,7 +378,10 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
         parts.append("<h2>All findings</h2>")
         for r in ok:
             if r.findings:
-                parts.append(f"<h3>{_e(r.clip)}</h3>" + _alert_rows(r.findings, f"{CLIPS_DIR}/{r.clip}/"))
+                parts.append(
+                    f"<h3>{_e(r.clip)}</h3>"
+                    + _findings_html(r.findings, f"{CLIPS_DIR}/{r.clip}/", heading="h4")
+                )
     if errors:
         parts.append(
             "<h2>Unreadable records</h2><ul>" + "".join(f"<li>{_e(e)}</li>" for e in errors) + "</ul>"
@@ -349,6 +399,8 @@ _SUMMARY_COLUMNS = [
     "states_seen",
     "rounds",
     "findings",
+    "alerts",
+    "review",
     *[c.value for c in CheckId],
     "source",
     "layout",
@@ -366,6 +418,7 @@ _FINDING_COLUMNS = [
     "expected",
     "observed",
     "confidence",
+    "status",
     "evidence",
     "rule",
 ]
@@ -390,6 +443,8 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
                 r.states_seen,
                 len(r.rounds),
                 len(r.findings),
+                sum(a.status == "alert" for a in r.findings),
+                sum(a.status == "review" for a in r.findings),
                 *[counts.get(c.value, 0) for c in CheckId],
                 r.video or r.states or "",
                 r.layout or "",
@@ -416,6 +471,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
                     a.expected,
                     a.observed,
                     f"{a.confidence:.3f}",
+                    a.status,
                     ev,
                     a.rule,
                 ]
@@ -432,6 +488,8 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         findings=sum(len(r.findings) for r in ok),
         findings_by_check=dict(sorted(Counter(a.check_id.value for r in ok for a in r.findings).items())),
         unreadable=list(errors),
+        alerts=sum(a.status == "alert" for r in ok for a in r.findings),
+        review=sum(a.status == "review" for r in ok for a in r.findings),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
     return reports, errors

@@ -19,12 +19,16 @@ What the tracker does with the stream:
   applied in the order they were first seen, and every event carries the time and frame of the
   first state that showed it (the evidence frame).
 * **Occlusion and missed frames.** A zone named in ``TableState.occluded`` (``"seat3.high"``, or a
-  whole position ``"seat3"`` / ``"dealer"``; ``"iverify"``, ``"lcd"``), a seat missing from the
-  state, an i-Verify display with ``visible=False`` and an LCD reading ``None`` are *unknown*, not
-  empty: the zone keeps its accepted content, and a content glimpsed just before it was hidden
+  whole position ``"seat3"`` / ``"dealer"``; ``"iverify"``, ``"lcd"``), a zone the camera has not
+  read again since its picture changed (``TableState.read_confidence`` ``UNREAD``), a seat missing
+  from the state, an i-Verify display with ``visible=False`` and an LCD reading ``None`` are
+  *unknown*, not empty: the zone keeps its accepted content, and a content glimpsed just before it was hidden
   must be seen again for the debounce time afterwards. Each position records whether it is hidden
   (and since when) and whether a change is still being debounced, so checks can tell "not set"
   from "not seen". Missed or late frames only delay acceptance.
+* **Read confidence.** With camera input each position keeps the read confidence of the faces in
+  its accepted areas (``PositionState.read_conf``), and each event showing faces carries the lowest
+  (``Event.read_confidence``): the checks cap a finding's confidence by the reads it rests on.
 * **No invented events.** Every event below needs an accepted change that shows it. A seat whose
   set was never seen has no SEAT_SET; checks that depend on it lower their confidence (see each
   check).
@@ -70,7 +74,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from compliance.events import Event, EventKind, Finding
 from vision.layout import TableLayout
-from vision.state import BACK, TableState
+from vision.state import BACK, UNREAD, TableState
 
 __all__ = [
     "MonitorConfig",
@@ -78,6 +82,7 @@ __all__ = [
     "PositionState",
     "RoundState",
     "RoundTracker",
+    "min_read",
 ]
 
 Tokens = tuple[str, ...]
@@ -115,6 +120,17 @@ class MonitorConfig(BaseModel):
     )
     checks: list[str] | None = Field(
         None, description="check ids to run (CheckId values); None runs every check the engine has"
+    )
+    review_below: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="a finding less sure than this is a 'review' item (shown and recorded apart), not an "
+        "alert. 0.7: the card classifier's reads at p >= 0.7 are 99.4 % right and those below it often "
+        "wrong (models/MODEL_CARD.md); a read's confidence (stage-1 score x p) is at most its p, so a "
+        "finding resting on reads of confidence >= 0.7 rests on reads that are 99.4 % right. The checks' "
+        "own doubts sit on the same scale: 0.5-0.6 for a breach judged on a moment the camera did not see "
+        "(review), 0.7 and up for one seen (alert)",
     )
 
 
@@ -200,6 +216,12 @@ def _is_face(tok: str) -> bool:
     return tok != BACK
 
 
+def min_read(*conf: float | None) -> float | None:
+    """The lowest of some read confidences, None (sure) ignored; None when all are sure."""
+    known = [c for c in conf if c is not None]
+    return min(known) if known else None
+
+
 @dataclass
 class PositionState:
     """One position's hand in the open round, as far as the accepted footage shows it."""
@@ -217,6 +239,10 @@ class PositionState:
     max_total: int = 0  # most cards seen at once at this position
     max_total_event_t: float = 0.0
     max_total_frame: int = 0
+    max_total_read: float | None = None  # read confidence of that view (None: sure)
+    # camera read confidence of the faces in dealt / high / low as accepted (None: sure, or no faces)
+    read_conf: tuple[float | None, float | None, float | None] = (None, None, None)
+    faces_seen: set[str] = field(default_factory=set)  # every face accepted at this position this round
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
@@ -235,6 +261,15 @@ class PositionState:
     @property
     def total(self) -> int:
         return len(self.dealt) + len(self.high) + len(self.low)
+
+    @property
+    def read_confidence(self) -> float | None:
+        """The lowest read confidence of the faces it shows now (None: every read sure)."""
+        return min_read(*self.read_conf)
+
+    def area_read(self, area: str) -> float | None:
+        """Read confidence of one area: "dealt" (the dealer's "hand"), "high" or "low"."""
+        return self.read_conf[{"dealt": 0, "hand": 0, "high": 1, "low": 2}[area]]
 
     @property
     def cards(self) -> Tokens:
@@ -312,7 +347,9 @@ _OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt"
 
 
 def _hidden_zones(state: TableState) -> set[str]:
-    out: set[str] = set()
+    """Zones whose content is unknown in this state: occluded, or (camera) changed and not read again
+    (``TableState.read_confidence`` ``UNREAD``: cards being put down or moved show their old content)."""
+    out: set[str] = {z.strip().lower() for z, c in state.read_confidence.items() if c <= UNREAD}
     for raw in state.occluded:
         name = raw.strip().lower()
         if "." in name:
@@ -361,6 +398,8 @@ class RoundTracker:
         self._raw_has_cards: dict[str, bool] = {}
         self._windows: dict[str, list[tuple[float, float | None]]] = {}  # (cards seen, empty before)
         self._off: list[tuple[RoundState, PositionState, _Accepted]] = []  # wagers gone, judged per state
+        # zone -> content -> read confidences of the latest state that showed it (camera input)
+        self._read: dict[str, dict[object, tuple[float | None, ...]]] = {}
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -386,14 +425,18 @@ class RoundTracker:
                 changes += self._zones[f"{pos}.payout"].observe(s.payout, state.t, state.frame, debounce)
             cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden)
             if cards is not None:
+                self._note_read(f"{pos}.cards", cards, self._observed_read(pos, _SEAT_ZONES, hidden, state))
                 seen.add(f"{pos}.cards")
-                self._raw_cards(pos, cards, state.t)
+                self._raw_cards(pos, cards, state.t, any(f"{pos}.{z}" in hidden for z in _SEAT_ZONES))
                 changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
         if "dealer" not in hidden:
             cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden)
             if cards is not None:
+                self._note_read(
+                    "dealer.cards", cards, self._observed_read("dealer", _DEALER_ZONES, hidden, state)
+                )
                 seen.add("dealer.cards")
-                self._raw_cards("dealer", cards, state.t)
+                self._raw_cards("dealer", cards, state.t, any(f"dealer.{z}" in hidden for z in _DEALER_ZONES))
                 changes += self._zones["dealer.cards"].observe(cards, state.t, state.frame, debounce)
         iv = state.iverify
         if iv.visible and "iverify" not in hidden:
@@ -401,6 +444,7 @@ class RoundTracker:
             if iv.mode == "blank":
                 shown = ("blank", None, (), ())
             seen.add("iverify")
+            self._note_read("iverify", shown, (state.read_confidence.get("iverify"),))
             changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
         if state.lcd is not None and "lcd" not in hidden:
             seen.add("lcd")
@@ -431,9 +475,32 @@ class RoundTracker:
                 seen = True
         return (parts[0], parts[1], parts[2]) if seen else None
 
-    def _raw_cards(self, pos: str, cards: tuple[Tokens, Tokens, Tokens], t: float) -> None:
-        """Raw sightings, for deal windows: when a position last showed no card before it held some."""
+    def _observed_read(
+        self, pos: str, zones: tuple[str, str, str], hidden: set[str], state: TableState
+    ) -> tuple[float | None, ...]:
+        """Read confidence of a position's three areas as seen (a hidden area keeps its accepted one)."""
+        p = self.current.positions.get(pos) if self.current is not None else None
+        kept = p.read_conf if p is not None else (None, None, None)
+        return tuple(
+            kept[i] if f"{pos}.{z}" in hidden else state.read_confidence.get(f"{pos}.{z}")
+            for i, z in enumerate(zones)
+        )
+
+    def _note_read(self, zone: str, content: object, conf: tuple[float | None, ...]) -> None:
+        if any(c is not None for c in conf) or content in self._read.get(zone, {}):
+            self._read.setdefault(zone, {})[content] = conf
+
+    def _read_of(self, zone: str, content: object) -> tuple[float | None, ...] | None:
+        return self._read.get(zone, {}).get(content)
+
+    def _raw_cards(
+        self, pos: str, cards: tuple[Tokens, Tokens, Tokens], t: float, partly_hidden: bool
+    ) -> None:
+        """Raw sightings, for deal windows: when a position last showed no card before it held some
+        (with every area in view: a hidden or unread area may hold cards already)."""
         if not any(cards):
+            if partly_hidden:
+                return
             self._raw_empty_t[pos] = t
             self._raw_has_cards[pos] = False
         elif not self._raw_has_cards.get(pos, False):
@@ -629,6 +696,7 @@ class RoundTracker:
         if not self._any_cards():
             self.current = None
             self._windows = {}
+            self._read = {}
             if not rnd.confirmed:
                 self._next_round -= 1  # a stray card, not a round
                 return
@@ -671,8 +739,12 @@ class RoundTracker:
 
     def _sync(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
         p.dealt, p.high, p.low = self._cards(p.name)
+        conf = self._read_of(ch.zone, ch.new) or (None, None, None)
+        p.read_conf = (conf[0], conf[1], conf[2])
+        p.faces_seen |= {c for c in p.cards if _is_face(c)}
         if p.total > p.max_total:
             p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
+            p.max_total_read = p.read_confidence
         if p.dealt_event is None and p.total > 0:
             p.dealt_earliest = None
             for cards_t, empty_t in reversed(self._windows.get(p.name, [])):
@@ -800,6 +872,7 @@ class RoundTracker:
                 high=list(p.high),
                 low=list(p.low),
                 detail=f"{detail}; {when}",
+                read_confidence=p.read_confidence,
             ),
         )
 
@@ -820,6 +893,7 @@ class RoundTracker:
             cards=list(p.high + p.low),
             high=list(p.high),
             low=list(p.low),
+            read_confidence=p.read_confidence,
         )
         self._emit(rnd, p.exposed_event)
 
@@ -834,6 +908,7 @@ class RoundTracker:
                 frame=ch.frame,
                 position="dealer",
                 cards=[c for c in d.cards if _is_face(c)],
+                read_confidence=d.read_confidence,
             )
             d.exposed_event = rnd.dealer_exposed
             self._emit(rnd, rnd.dealer_exposed)
@@ -854,6 +929,7 @@ class RoundTracker:
                 high=list(d.high),
                 low=list(d.low),
                 detail="set" if d.set_event is None else "re-set",
+                read_confidence=min_read(d.read_conf[1], d.read_conf[2]),
             )
             if d.set_event is None:
                 d.set_event = ev
@@ -863,6 +939,7 @@ class RoundTracker:
     def _on_iverify(self, rnd: RoundState, ch: _Accepted) -> None:
         shown: tuple[str, int | None, Tokens, Tokens] = ch.new  # type: ignore[assignment]
         mode, seat, high, low = shown
+        read = (self._read_of("iverify", ch.new) or (None,))[0]
         if mode == "seat":
             p = rnd.positions.get(f"seat{seat}")
             ev = Event(
@@ -875,6 +952,7 @@ class RoundTracker:
                 high=list(high),
                 low=list(low),
                 detail="" if p is not None else f"seat {seat} is not on this table",
+                read_confidence=read,
             )
             if p is not None:
                 p.iverify_events.append(ev)
@@ -892,6 +970,7 @@ class RoundTracker:
                     position="dealer",
                     high=list(high),
                     low=list(low),
+                    read_confidence=read,
                 ),
             )
 

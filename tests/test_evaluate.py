@@ -168,3 +168,78 @@ def test_missing_evidence_pictures_are_counted(audited: tuple[Path, Path]) -> No
     for p in (out / "clips" / "b" / "evidence").iterdir():
         p.unlink()
     assert evaluate(out, [src]).without_evidence == 2
+
+
+def _mark_review(out: Path, clip: str, index: int) -> None:
+    """Make one of a clip's audited findings a review item (as a doubtful camera read would)."""
+    p = out / "clips" / clip / "result.json"
+    data = json.loads(p.read_text())
+    data["findings"][index]["status"] = "review"
+    p.write_text(json.dumps(data))
+
+
+def test_a_true_finding_found_only_for_review_is_not_recall_but_is_reported(
+    audited: tuple[Path, Path],
+) -> None:
+    src, out = audited
+    _mark_review(out, "b", 0)
+    rep = evaluate(out, [src])
+    assert rep.findings_found == 2 and rep.recall == pytest.approx(2 / 3) and not rep.passed
+    assert rep.review_items == 1 and rep.review_true == 1 and rep.found_only_in_review == 1
+    assert rep.review_false == 0 and rep.false_alerts == 0
+    (b,) = [c for c in rep.clips if c.clip == "b.mp4"]
+    assert any(m.endswith("(found for review)") for m in b.missed)
+    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src)])
+    assert r.exit_code == 1
+    assert "recall 66.7% (2/3)" in r.output
+    assert "review items (not alerts; outside the targets) 1: 1 on true findings" in r.output
+    assert "of which 1 found only for review" in r.output
+
+
+def test_review_items_on_compliant_rounds_are_counted_apart_from_false_alerts(
+    audited: tuple[Path, Path],
+) -> None:
+    src, out = audited
+
+    def clear(ct: ClipTruth) -> None:
+        ct.rounds[0].findings.clear()
+
+    _edit_truth(src / "b.truth.json", clear)
+    _mark_review(out, "b", 0)  # the finding on the now compliant round is only a review item
+    rep = evaluate(out, [src])
+    assert rep.false_alerts == 0 and rep.recall == 1.0 and rep.passed  # targets: alerts only
+    assert rep.review_false == 1 and rep.review_false_on_compliant_rounds == 1
+    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src), "-v"])
+    assert r.exit_code == 0
+    assert "review items on no true finding 1: 1 on compliant rounds, 0 in rounds with a true" in r.output
+    assert "FALSE REVIEW ITEM" in r.output
+
+
+def test_a_review_item_on_the_wrong_seat_is_neither_recall_nor_a_false_alert(
+    audited: tuple[Path, Path],
+) -> None:
+    src, out = audited
+
+    def reseat(ct: ClipTruth) -> None:
+        ct.rounds[1].findings[0].seat = 2
+
+    _edit_truth(src / "a.truth.json", reseat)
+    p = out / "clips" / "a" / "result.json"
+    data = json.loads(p.read_text())
+    for f in data["findings"]:
+        f["status"] = "review"
+    p.write_text(json.dumps(data))
+    rep = evaluate(out, [src])
+    (a,) = [c for c in rep.clips if c.clip == "a.mp4"]
+    assert a.false_alerts == 0 and a.review_false == 1 and a.review_false_on_compliant_rounds == 0
+
+
+def test_records_written_before_the_status_existed_are_alerts(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    for p in (out / "clips").glob("*/result.json"):
+        data = json.loads(p.read_text())
+        for f in data["findings"]:
+            f.pop("status", None)
+        p.write_text(json.dumps(data))
+    rep = evaluate(out, [src])
+    assert rep.passed and rep.findings_found == 3 and rep.review_items == 0

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from compliance.cli import app
 from compliance.events import CheckId
 from compliance.live import StreamError, StreamFrame, StreamProcessor, read_states, run_live
 from vision.layout import TableLayout
+from vision.state import TableState
 
 runner = CliRunner()
 
@@ -408,3 +410,31 @@ def test_pipeline_failure_mid_stream_is_named_and_keeps_the_alerts(
     assert r.exit_code == 1
     assert "error: 0: RuntimeError: camera 0: stream lost" in r.output
     assert len(read_alerts(alerts)) == 1
+
+
+def test_review_items_are_recorded_and_shown_apart_from_alerts(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    class Doubtful(FakeMonitor):  # its finding rests on a doubtful camera read
+        def feed(self, st: TableState) -> Any:
+            up = super().feed(st)
+            up.findings = [f.model_copy(update={"confidence": 0.55, "status": "review"}) for f in up.findings]
+            return up
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True,)))
+    con = Console(record=True, width=150, force_terminal=False)
+    s = run_live(
+        "c",
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        states=tmp_path / "c.states.jsonl",
+        console=con,
+        monitor_factory=lambda layout: Doubtful(layout),
+    )
+    text = con.export_text()
+    assert s.alerts == 1 and s.review == 1  # recorded (durably) like an alert ...
+    [a] = read_alerts(tmp_path / "a.jsonl")
+    assert a.status == "review" and a.confidence == 0.55 and a.evidence is not None
+    assert "REVIEW" in text and "ALERT " not in text  # ... shown apart, never rung as an alert
+    assert "review items: doubtful" in text and "review 1" in text

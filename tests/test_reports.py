@@ -66,3 +66,41 @@ def test_text_from_the_footage_is_escaped() -> None:
     rep = ClipReport(clip="c", status="ok", mode="states", findings=[a])
     text = clip_html(rep)
     assert "<script>x" not in text and "&lt;script&gt;x" in text
+
+
+def test_review_items_are_shown_and_counted_apart_from_alerts(out: Path) -> None:
+    import json
+
+    p = out / "clips" / "b" / "result.json"
+    data = json.loads(p.read_text())
+    data["findings"][0]["status"] = "review"  # one finding built on a doubtful read
+    p.write_text(json.dumps(data))
+    reports, _ = write_summary(out)
+    (b,) = [r for r in reports if r.clip == "b"]
+    text = clip_html(b)
+    assert "Alerts (1)" in text and "Review items (1)" in text
+    assert text.index("Alerts (1)") < text.index("Review items (1)")
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["findings"], summary["alerts"], summary["review"]) == (3, 2, 1)
+    rows = (out / "findings.csv").read_text().splitlines()
+    head = rows[0].split(",")
+    statuses = sorted(r.split(",")[head.index("status")] for r in rows[1:])
+    assert statuses == ["alert", "alert", "review"]
+    page = (out / "summary.html").read_text()
+    assert "review items (doubtful: to look at)</td><td>1" in page
+
+
+def test_an_alert_record_without_a_status_is_an_alert() -> None:
+    f = Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=1, t=1.0, frame=10)
+    a = make_alert(f, table_id="T1", source="s", detected_t=1.0, detected_frame=10)
+    old = a.model_dump(mode="json")
+    del old["status"]
+    assert type(a).model_validate(old).status == "alert"
+    doubt = make_alert(
+        f.model_copy(update={"status": "review", "confidence": 0.6}),
+        table_id="T1",
+        source="s",
+        detected_t=1.0,
+        detected_frame=10,
+    )
+    assert doubt.status == "review" and doubt.alert_id == a.alert_id

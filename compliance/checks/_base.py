@@ -78,7 +78,13 @@ class Check:
         expected: str,
         observed: str,
         confidence: float = 1.0,
+        read: float | None = None,
     ) -> Finding:
+        """``read``: the lowest camera read confidence of the face cards the finding rests on (None:
+        sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it."""
+        if read is not None and read < confidence:
+            confidence = read
+            observed = f"{observed} (camera read confidence {read:.2f})"
         if rnd.void_reason is not None and self.check_id is not CheckId.FOREIGN_CARD:
             observed = f"{observed} [round void: {rnd.void_reason}]"
         return Finding(

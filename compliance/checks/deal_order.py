@@ -25,6 +25,13 @@ position that never received a card. Seat None (the positions are named in ``obs
 confidence 1.0, or 0.5 if every missing position was hidden in the latest state.
 
 Footage that begins mid-round (``RoundState.partial_start``) is not judged.
+
+Camera reads: the evidence is where cards lie (backs are found far more reliably than faces are
+read), not what they are, so no read confidence caps it. What a camera can get wrong here is
+*when* a hand arrived: a zone whose picture has changed but that has not been read again (the
+dealer's hands still moving over his own hand while he deals on) shows its old, empty content.
+The pipeline marks such a zone ``UNREAD`` and the round tracker treats it as hidden (not "in plain
+view"), so it is not "passed over" and its delivery window stays open until it is read.
 """
 
 from __future__ import annotations

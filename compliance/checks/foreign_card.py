@@ -11,13 +11,18 @@ The i-Verify display's cards are copies shown on a screen and are not counted. C
 event (first of all checks) and after every state. Each card is reported once per round, with the
 time and frame of the event or state at which it was first found. The engine marks the
 round void at the first finding; every later finding of the round says so.
+
+Camera reads: a duplicate rests on both sightings being read right (a misread card looks like a
+duplicate of the card it was taken for), so the finding is no surer than the least sure read of
+the areas showing the card (``TableState.read_confidence``); below ``MonitorConfig.review_below``
+it is a review item, and does not void the round.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
-from compliance.rounds import RoundState
+from compliance.rounds import PositionState, RoundState, min_read
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
 
@@ -44,8 +49,9 @@ class ForeignCard(Check):
         self._seen = (rnd.number, rnd.version)
         out = []
         where: dict[str, list[str]] = {}
+        read: dict[str, list[float | None]] = {}  # card -> read confidence of each area showing it
         for p in rnd.positions.values():
-            for tok in p.cards:
+            for tok, conf in _with_read(p):
                 if tok == BACK:
                     continue
                 try:
@@ -60,10 +66,12 @@ class ForeignCard(Check):
                                 frame=frame,
                                 expected="cards of one 53-card deck",
                                 observed=f"foreign card {tok!r} at {p.name}",
+                                read=conf,
                             )
                         )
                     continue
                 where.setdefault(card, []).append(p.name)
+                read.setdefault(card, []).append(conf)
         for card, names in where.items():
             if len(names) > 1 and self.once(rnd, f"dup:{card}"):
                 seats = [rnd.positions[n].seat for n in names]
@@ -75,6 +83,14 @@ class ForeignCard(Check):
                         frame=frame,
                         expected=f"one {card} in the deck",
                         observed=f"{card} seen {len(names)} times: at {', '.join(names)}",
+                        read=min_read(*read[card]),
                     )
                 )
         return out
+
+
+def _with_read(p: PositionState) -> list[tuple[str, float | None]]:
+    """Each card of a position with the read confidence of the area it lies in."""
+    return [
+        (tok, conf) for area, conf in zip((p.dealt, p.high, p.low), p.read_conf, strict=True) for tok in area
+    ]

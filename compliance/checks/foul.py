@@ -15,14 +15,16 @@ A player hand is *foul* when its low hand outranks its high hand (``rules.settin
   change to another full setting (a HAND_CHANGED that reads as a setting) - the dealer re-set it.
   Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips).
 
-One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen).
+One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen), capped by the
+camera's read confidence of those faces (the foul exposure and the last setting seen): one
+misread card can make a hand look foul, or re-set otherwise than it was.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import RoundState
+from compliance.rounds import RoundState, min_read
 from rules.settings import Setting, is_foul, setting_key
 
 __all__ = ["FoulMishandled"]
@@ -35,6 +37,7 @@ class FoulMishandled(Check):
         super().__init__(ctx)
         # (round, position) -> (foul setting, last setting seen, its event)
         self._fouls: dict[tuple[int, str], tuple[Setting, Setting, Event]] = {}
+        self._read: dict[tuple[int, str], float | None] = {}  # read confidence of the foul exposure
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         policy = self.ctx.layout.foul_policy
@@ -42,6 +45,7 @@ class FoulMishandled(Check):
             s = setting_of(event.high, event.low)
             if s is not None and is_foul(s):
                 self._fouls[(rnd.number, event.position)] = (s, s, event)
+                self._read[(rnd.number, event.position)] = event.read_confidence
             return []
         if event.kind is EventKind.HAND_CHANGED and event.position is not None:
             rec = self._fouls.get((rnd.number, event.position))
@@ -58,6 +62,7 @@ class FoulMishandled(Check):
                         frame=event.frame,
                         expected=f"foul hand {show(rec[0])} loses as dealt (foul policy 'loses')",
                         observed=f"the hand was re-set to {show(s)} and played",
+                        read=min_read(self._read.get((rnd.number, event.position)), event.read_confidence),
                     )
                 ]
             return []
@@ -83,12 +88,16 @@ class FoulMishandled(Check):
             expected = "re-set by the house way (foul policy 'house-way-reset')"
             if hw_set is not None:
                 expected = f"re-set to {show(hw_set)} (house way; foul policy 'house-way-reset')"
+            read = min_read(self._read.get((number, position)), ev.read_confidence)
             out.append(
-                self.finding(rnd, seat=ev.seat, t=ev.t, frame=ev.frame, expected=expected, observed=observed)
+                self.finding(
+                    rnd, seat=ev.seat, t=ev.t, frame=ev.frame, expected=expected, observed=observed, read=read
+                )
             )
         return out
 
     def on_close(self, rnd: RoundState) -> list[Finding]:
         for key in [k for k in self._fouls if k[0] == rnd.number]:
             del self._fouls[key]
+            self._read.pop(key, None)
         return []

@@ -18,13 +18,17 @@ compliant. Triggers:
   touch, already reported, not a second one.
 
 Piles that do not read as a setting (backs, wrong counts, unknown tokens) are not judged here.
+
+Camera reads: the judgement rests on every card of the setting (and of the display it is held
+against) being read right - one misread card makes another hand, with another house way - so the
+finding is no surer than the least sure of those reads (``Event.read_confidence``).
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import RoundState
+from compliance.rounds import RoundState, min_read
 from rules.settings import setting_key
 
 __all__ = ["HouseWay"]
@@ -37,6 +41,7 @@ class HouseWay(Check):
         hw = self.ctx.house_way
         if hw is None:
             return []
+        read = event.read_confidence
         if event.kind is EventKind.DEALER_SET:
             observed = setting_of(event.high, event.low)
             if observed is None:
@@ -60,6 +65,7 @@ class HouseWay(Check):
                 s = setting_of(shown.high, shown.low)
                 if s is not None and s.cards == observed.cards:
                     expected, basis = s, f"i-Verify display (t={shown.t:.2f}s, frame {shown.frame})"
+                    read = min_read(read, shown.read_confidence)
                     break
             seat = p.seat
             key = p.name
@@ -78,6 +84,7 @@ class HouseWay(Check):
                 frame=event.frame,
                 expected=f"{show(expected)} ({basis})",
                 observed=f"{who} set {show(observed)}",
+                read=read,
             )
         ]
 

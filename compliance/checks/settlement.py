@@ -27,14 +27,15 @@ settled here). A round voided by FOREIGN-CARD is not judged (seed 002 rule 5.1.1
 A payout or take seen before the faces are known is judged once they are (its own time and frame
 stay the evidence); a push is judged at ROUND_END (a round cut off by the end of the footage is not).
 Seat: the seat settled. One finding per seat per round; confidence 1.0 for a payout or a take (an
-action seen), 0.9 for a push (inferred from no action).
+action seen), 0.9 for a push (inferred from no action), capped by the camera's read confidence of
+the faces of both settings (one misread card can turn a win into a loss).
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import PositionState, RoundState
+from compliance.rounds import PositionState, RoundState, min_read
 from rules.paytables import Game
 from rules.settings import Setting, is_foul
 from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
@@ -120,8 +121,16 @@ class Settlement(Check):
                 observed=f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
                 f"{show(dealer)}",
                 confidence=confidence,
+                read=self._read(rnd, p),
             )
         ]
+
+    @staticmethod
+    def _read(rnd: RoundState, p: PositionState) -> float | None:
+        """Read confidence of the faces the result rests on: the dealer's setting and the seat's."""
+        dealer = rnd.dealer_settings[-1].read_confidence if rnd.dealer_settings else None
+        seat = p.exposed_event.read_confidence if p.exposed_event is not None else None
+        return min_read(dealer, seat, p.read_confidence)
 
     def _settings(self, rnd: RoundState, p: PositionState) -> tuple[Setting, Setting] | None:
         d = rnd.dealer
