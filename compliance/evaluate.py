@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compliance.alerts import Alert
 from compliance.events import ClipTruth, HandRecord, RoundRecord
 from compliance.reports import CLIPS_DIR, ClipReport, load_clip_reports
 
@@ -161,6 +162,12 @@ def _hand_problems(tr: HandRecord, ar: HandRecord | None, rnd: int) -> list[str]
     return out
 
 
+def _unmatched(al: Alert, t_round: int | None) -> str:
+    """A finding that matches no true finding, as the report lists it (false alerts, false review items)."""
+    where = f"true round {t_round}" if t_round is not None else "no matching true round"
+    return f"{al.timecode} audit round {al.round} ({where}) {al.check_id.value} seat {al.seat}"
+
+
 def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_dir: Path) -> ClipScore:
     truth_findings = [(r.round, f) for r in ct.rounds for f in r.findings]
     sc = ClipScore(
@@ -198,6 +205,7 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_di
     for al in rep.findings:
         t_round = back.get(al.round)
         key = (t_round, al.check_id, al.seat) if t_round is not None else None
+        on_compliant = t_round is None or t_round in compliant
         if al.status == "review":
             sc.review_items += 1
             if key is not None and key in wanted:
@@ -205,13 +213,8 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_di
                 in_review.add(key)
                 continue
             sc.review_false += 1
-            if t_round is None or t_round in compliant:
-                sc.review_false_on_compliant_rounds += 1
-            where = f"true round {t_round}" if t_round is not None else "no matching true round"
-            sc.review_false_items.append(
-                f"{al.timecode} audit round {al.round} ({where}) {al.check_id.value} seat {al.seat} "
-                f"(conf. {al.confidence:.2f})"
-            )
+            sc.review_false_on_compliant_rounds += int(on_compliant)
+            sc.review_false_items.append(f"{_unmatched(al, t_round)} (conf. {al.confidence:.2f})")
             continue
         if key is not None and key in wanted and key not in found:
             found.add(key)
@@ -219,12 +222,8 @@ def _score_clip(truth_path: Path, ct: ClipTruth, rep: ClipReport | None, clip_di
             sc.duplicates += 1
         else:
             sc.false_alerts += 1
-            if t_round is None or t_round in compliant:
-                sc.false_alerts_on_compliant_rounds += 1
-            where = f"true round {t_round}" if t_round is not None else "no matching true round"
-            sc.false.append(
-                f"{al.timecode} audit round {al.round} ({where}) {al.check_id.value} seat {al.seat}"
-            )
+            sc.false_alerts_on_compliant_rounds += int(on_compliant)
+            sc.false.append(_unmatched(al, t_round))
     sc.findings_found = len(found)
     sc.without_evidence = sum(
         1 for al in rep.findings if not al.evidence or not (clip_dir / al.evidence).is_file()

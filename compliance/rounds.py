@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -607,15 +607,7 @@ class RoundTracker:
         if the round goes on (a WAGER_TAKEN), nothing if that same state emptied the table."""
         for rnd, p, ch in self._off:
             if rnd is self.current and not p.wager_in and p.taken_event is None:
-                p.taken_event = Event(
-                    round=rnd.number,
-                    kind=EventKind.WAGER_TAKEN,
-                    t=ch.t,
-                    frame=ch.frame,
-                    position=p.name,
-                    seat=p.seat,
-                    detail=_settle_detail(p),
-                )
+                p.taken_event = _event(rnd, EventKind.WAGER_TAKEN, ch, p, detail=_settle_detail(p))
                 self._emit(rnd, p.taken_event)
         self._off = []
 
@@ -652,16 +644,8 @@ class RoundTracker:
             ps.active = ps.wager_in = self._view.get(f"seat{n}.chips") is True
             rnd.positions[ps.name] = ps
         self.current = rnd
-        self._emit(
-            rnd,
-            Event(
-                round=rnd.number,
-                kind=EventKind.ROUND_START,
-                t=ch.t,
-                frame=ch.frame,
-                detail=f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen",
-            ),
-        )
+        detail = f"LCD {rnd.lcd}" if rnd.lcd is not None else "LCD not seen"
+        self._emit(rnd, _event(rnd, EventKind.ROUND_START, ch, detail=detail))
         return rnd
 
     def _on_change(self, ch: _Accepted, state: TableState) -> None:
@@ -703,20 +687,12 @@ class RoundTracker:
             rnd.t_end = ch.t
             rnd.ended = True
             self._last_end_t = state.t
-            self._emit(rnd, Event(round=rnd.number, kind=EventKind.ROUND_END, t=ch.t, frame=ch.frame))
+            self._emit(rnd, _event(rnd, EventKind.ROUND_END, ch))
             self.closed.append(rnd)
 
     def _on_payout(self, rnd: RoundState, p: PositionState, ch: _Accepted) -> None:
         if ch.new is True and p.paid_event is None:
-            p.paid_event = Event(
-                round=rnd.number,
-                kind=EventKind.SEAT_PAID,
-                t=ch.t,
-                frame=ch.frame,
-                position=p.name,
-                seat=p.seat,
-                detail=_settle_detail(p),
-            )
+            p.paid_event = _event(rnd, EventKind.SEAT_PAID, ch, p, detail=_settle_detail(p))
             self._emit(rnd, p.paid_event)
 
     def _on_lcd(self, ch: _Accepted) -> None:
@@ -751,13 +727,11 @@ class RoundTracker:
                 if cards_t <= ch.t:
                     p.dealt_earliest = min(empty_t, ch.t) if empty_t is not None else None
                     break
-            ev = Event(
-                round=rnd.number,
-                kind=EventKind.HAND_DEALT,
-                t=ch.t,
-                frame=ch.frame,
-                position=p.name,
-                seat=p.seat,
+            ev = _event(
+                rnd,
+                EventKind.HAND_DEALT,
+                ch,
+                p,
                 cards=list(p.cards),
                 detail=f"#{len(rnd.deal_sequence) + 1} in deal order",
             )
@@ -772,13 +746,11 @@ class RoundTracker:
             if p.is_set:
                 p.set_by = "iverify" if p.iverify_before_set else "player"
                 p.set_high, p.set_low = p.high, p.low
-                p.set_event = Event(
-                    round=rnd.number,
-                    kind=EventKind.SEAT_SET,
-                    t=ch.t,
-                    frame=ch.frame,
-                    position=p.name,
-                    seat=p.seat,
+                p.set_event = _event(
+                    rnd,
+                    EventKind.SEAT_SET,
+                    ch,
+                    p,
                     high=list(p.high),
                     low=list(p.low),
                     detail=f"set by {p.set_by}",
@@ -861,13 +833,11 @@ class RoundTracker:
         )
         self._emit(
             rnd,
-            Event(
-                round=rnd.number,
-                kind=EventKind.HAND_CHANGED,
-                t=ch.t,
-                frame=ch.frame,
-                position=p.name,
-                seat=p.seat,
+            _event(
+                rnd,
+                EventKind.HAND_CHANGED,
+                ch,
+                p,
                 cards=list(p.dealt),
                 high=list(p.high),
                 low=list(p.low),
@@ -883,13 +853,11 @@ class RoundTracker:
             return
         p.set_high, p.set_low = p.high, p.low
         p.lifted_after_reveal = False
-        p.exposed_event = Event(
-            round=rnd.number,
-            kind=EventKind.PLAYER_EXPOSED,
-            t=ch.t,
-            frame=ch.frame,
-            position=p.name,
-            seat=p.seat,
+        p.exposed_event = _event(
+            rnd,
+            EventKind.PLAYER_EXPOSED,
+            ch,
+            p,
             cards=list(p.high + p.low),
             high=list(p.high),
             low=list(p.low),
@@ -901,12 +869,11 @@ class RoundTracker:
         d = rnd.dealer
         self._sync(d, ch, rnd)
         if rnd.dealer_exposed is None and any(_is_face(c) for c in d.cards):
-            rnd.dealer_exposed = Event(
-                round=rnd.number,
-                kind=EventKind.DEALER_EXPOSED,
-                t=ch.t,
-                frame=ch.frame,
-                position="dealer",
+            rnd.dealer_exposed = _event(
+                rnd,
+                EventKind.DEALER_EXPOSED,
+                ch,
+                d,
                 cards=[c for c in d.cards if _is_face(c)],
                 read_confidence=d.read_confidence,
             )
@@ -920,12 +887,11 @@ class RoundTracker:
             and (d.high, d.low) != (d.set_high, d.set_low)
         ):
             d.set_high, d.set_low = d.high, d.low
-            ev = Event(
-                round=rnd.number,
-                kind=EventKind.DEALER_SET,
-                t=ch.t,
-                frame=ch.frame,
-                position="dealer",
+            ev = _event(
+                rnd,
+                EventKind.DEALER_SET,
+                ch,
+                d,
                 high=list(d.high),
                 low=list(d.low),
                 detail="set" if d.set_event is None else "re-set",
@@ -942,11 +908,10 @@ class RoundTracker:
         read = (self._read_of("iverify", ch.new) or (None,))[0]
         if mode == "seat":
             p = rnd.positions.get(f"seat{seat}")
-            ev = Event(
-                round=rnd.number,
-                kind=EventKind.IVERIFY_SEAT,
-                t=ch.t,
-                frame=ch.frame,
+            ev = _event(
+                rnd,
+                EventKind.IVERIFY_SEAT,
+                ch,
                 position=f"seat{seat}",
                 seat=seat,
                 high=list(high),
@@ -962,17 +927,25 @@ class RoundTracker:
         elif mode == "dealer":
             self._emit(
                 rnd,
-                Event(
-                    round=rnd.number,
-                    kind=EventKind.IVERIFY_DEALER,
-                    t=ch.t,
-                    frame=ch.frame,
-                    position="dealer",
+                _event(
+                    rnd,
+                    EventKind.IVERIFY_DEALER,
+                    ch,
+                    rnd.dealer,
                     high=list(high),
                     low=list(low),
                     read_confidence=read,
                 ),
             )
+
+
+def _event(
+    rnd: RoundState, kind: EventKind, ch: _Accepted, p: PositionState | None = None, **fields: Any
+) -> Event:
+    """An event of ``rnd`` stamped with the time and frame of the change that shows it (its evidence
+    frame, module docstring "Debounce"), about position ``p`` when given."""
+    where: dict[str, Any] = {} if p is None else {"position": p.name, "seat": p.seat}
+    return Event(round=rnd.number, kind=kind, t=ch.t, frame=ch.frame, **where, **fields)
 
 
 def _settle_detail(p: PositionState) -> str:

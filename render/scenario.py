@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from compliance.events import CheckId
+from rules.validation import format_validation_error
 from vision.layout import Game
 
 __all__ = [
@@ -110,11 +111,9 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         return Scenario.model_validate(raw)
     except ValidationError as e:
-        lines = [f"{p}: invalid scenario ({e.error_count()} problem(s)):"]
-        for err in e.errors():
-            loc = ".".join(str(x) for x in err["loc"]) or "<root>"
-            lines.append(f"  {loc}: {err['msg']}")
-        raise ScenarioError("\n".join(lines)) from e
+        raise ScenarioError(
+            format_validation_error(f"{p}: invalid scenario ({e.error_count()} problem(s)):", e)
+        ) from e
 
 
 _INJECTABLE = list(CheckId)

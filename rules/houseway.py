@@ -72,6 +72,7 @@ from rules.cards import Card, CardParseError, format_cards, parse_cards
 from rules.games import GameSpec, get_game
 from rules.ranking import HandCategory
 from rules.settings import Setting, setting_from_low, setting_key
+from rules.validation import format_validation_error
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -479,16 +480,6 @@ class TableHouseWay:
 # --------------------------------------------------------------------------------------------
 
 
-def _format_validation(origin: str, err: ValidationError) -> str:
-    lines = [f"house way file {origin}: {err.error_count()} bad field(s)"]
-    for e in err.errors():
-        loc = ".".join(str(p) for p in e["loc"]) or "(top level)"
-        got = e.get("input")
-        got_text = f" (got {got!r})" if got is not None and not isinstance(got, dict | list) else ""
-        lines.append(f"  {loc}: {e['msg']}{got_text}")
-    return "\n".join(lines)
-
-
 def house_way_from_yaml(text: str, origin: str = "<text>") -> TableHouseWay:
     """Read a house way from YAML text; errors name ``origin`` and the bad field."""
     try:
@@ -500,7 +491,9 @@ def house_way_from_yaml(text: str, origin: str = "<text>") -> TableHouseWay:
     try:
         spec = HouseWayFile.model_validate(data)
     except ValidationError as err:
-        raise HouseWayError(_format_validation(origin, err)) from None
+        header = f"house way file {origin}: {err.error_count()} bad field(s)"
+        message = format_validation_error(header, err, root="(top level)", show_input=True)
+        raise HouseWayError(message) from None
     return TableHouseWay(spec, origin)
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_audit_support import fake_factory, make_clip
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 import compliance.audit as audit_mod
 from compliance.cli import app
@@ -36,9 +38,30 @@ def _edit_truth(path: Path, fn: object) -> None:
     path.write_text(ct.model_dump_json())
 
 
+def _edit_result(path: Path, fn: Callable[[dict[str, Any]], object]) -> None:
+    """Edit an audited clip's ``result.json`` as the audit wrote it (plain JSON, no model)."""
+    data = json.loads(path.read_text())
+    fn(data)
+    path.write_text(json.dumps(data))
+
+
+def _first_round_compliant(ct: ClipTruth) -> None:
+    """Truth edit: the clip's first round has no finding (what the audit flags there is false)."""
+    ct.rounds[0].findings.clear()
+
+
+def _second_round_finding_on_seat_2(ct: ClipTruth) -> None:
+    """Truth edit: the second round's finding is on seat 2, not on the seat the audit names."""
+    ct.rounds[1].findings[0].seat = 2
+
+
+def _evaluate_cli(audit: Path, truth: Path, *options: str) -> Result:
+    return runner.invoke(app, ["evaluate", "--audit", str(audit), "--truth", str(truth), *options])
+
+
 def test_perfect_audit_meets_every_target(audited: tuple[Path, Path]) -> None:
     src, out = audited
-    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src)])
+    r = _evaluate_cli(out, src)
     assert r.exit_code == 0, r.output
     assert "recall 100.0% (3/3)" in r.output and "false alerts 0" in r.output
     assert "rounds rebuilt 5/5" in r.output and "all targets met" in r.output
@@ -58,7 +81,7 @@ def test_a_missed_finding_fails_with_exit_1(audited: tuple[Path, Path], tmp_path
 
     _edit_truth(src / "a.truth.json", add)
     js = tmp_path / "scores.json"
-    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src), "--json", str(js), "-v"])
+    r = _evaluate_cli(out, src, "--json", str(js), "-v")
     assert r.exit_code == 1
     assert "recall 75.0% (3/4)" in r.output and "TARGETS MISSED" in r.output
     assert "MISSED round 1 HOUSE-WAY" in r.output
@@ -68,11 +91,7 @@ def test_a_missed_finding_fails_with_exit_1(audited: tuple[Path, Path], tmp_path
 
 def test_an_alert_on_a_compliant_round_is_a_false_alert(audited: tuple[Path, Path]) -> None:
     src, out = audited
-
-    def clear(ct: ClipTruth) -> None:
-        ct.rounds[0].findings.clear()  # truth says b's round 1 is compliant; the audit flagged it
-
-    _edit_truth(src / "b.truth.json", clear)
+    _edit_truth(src / "b.truth.json", _first_round_compliant)  # the audit flagged b's round 1
     rep = evaluate(out, [src])
     assert not rep.passed and rep.false_alerts == 1 and rep.recall == 1.0
     (b,) = [c for c in rep.clips if c.clip == "b.mp4"]
@@ -81,11 +100,7 @@ def test_an_alert_on_a_compliant_round_is_a_false_alert(audited: tuple[Path, Pat
 
 def test_wrong_seat_counts_as_both_a_miss_and_a_false_alert(audited: tuple[Path, Path]) -> None:
     src, out = audited
-
-    def reseat(ct: ClipTruth) -> None:
-        ct.rounds[1].findings[0].seat = 2
-
-    _edit_truth(src / "a.truth.json", reseat)
+    _edit_truth(src / "a.truth.json", _second_round_finding_on_seat_2)
     rep = evaluate(out, [src])
     assert rep.findings_found == 2 and rep.false_alerts == 1
 
@@ -132,17 +147,17 @@ def test_rounds_are_matched_by_time_overlap_not_number(audited: tuple[Path, Path
 
 def test_a_failed_clip_misses_all_its_truth(audited: tuple[Path, Path]) -> None:
     src, out = audited
-    p = out / "clips" / "b" / "result.json"
-    data = json.loads(p.read_text())
-    data.update(status="failed", error="boom", findings=[], rounds=[])
-    p.write_text(json.dumps(data))
+    _edit_result(
+        out / "clips" / "b" / "result.json",
+        lambda r: r.update(status="failed", error="boom", findings=[], rounds=[]),
+    )
     rep = evaluate(out, [src])
     assert rep.findings_found == 1 and rep.rounds_rebuilt == 2 and not rep.passed
 
 
 def test_bad_inputs_are_clear_errors(tmp_path: Path, audited: tuple[Path, Path]) -> None:
     src, out = audited
-    r = runner.invoke(app, ["evaluate", "--audit", str(tmp_path / "nope"), "--truth", str(src)])
+    r = _evaluate_cli(tmp_path / "nope", src)
     assert r.exit_code == 2 and "not an audit output folder" in r.output
     (src / "a.truth.json").write_text('{"clip": "a.mp4"}')
     with pytest.raises(EvalError, match=r"a.truth.json: invalid truth file"):
@@ -172,10 +187,7 @@ def test_missing_evidence_pictures_are_counted(audited: tuple[Path, Path]) -> No
 
 def _mark_review(out: Path, clip: str, index: int) -> None:
     """Make one of a clip's audited findings a review item (as a doubtful camera read would)."""
-    p = out / "clips" / clip / "result.json"
-    data = json.loads(p.read_text())
-    data["findings"][index]["status"] = "review"
-    p.write_text(json.dumps(data))
+    _edit_result(out / "clips" / clip / "result.json", lambda r: r["findings"][index].update(status="review"))
 
 
 def test_a_true_finding_found_only_for_review_is_not_recall_but_is_reported(
@@ -189,7 +201,7 @@ def test_a_true_finding_found_only_for_review_is_not_recall_but_is_reported(
     assert rep.review_false == 0 and rep.false_alerts == 0
     (b,) = [c for c in rep.clips if c.clip == "b.mp4"]
     assert any(m.endswith("(found for review)") for m in b.missed)
-    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src)])
+    r = _evaluate_cli(out, src)
     assert r.exit_code == 1
     assert "recall 66.7% (2/3)" in r.output
     assert "review items (not alerts; outside the targets) 1: 1 on true findings" in r.output
@@ -200,16 +212,12 @@ def test_review_items_on_compliant_rounds_are_counted_apart_from_false_alerts(
     audited: tuple[Path, Path],
 ) -> None:
     src, out = audited
-
-    def clear(ct: ClipTruth) -> None:
-        ct.rounds[0].findings.clear()
-
-    _edit_truth(src / "b.truth.json", clear)
+    _edit_truth(src / "b.truth.json", _first_round_compliant)
     _mark_review(out, "b", 0)  # the finding on the now compliant round is only a review item
     rep = evaluate(out, [src])
     assert rep.false_alerts == 0 and rep.recall == 1.0 and rep.passed  # targets: alerts only
     assert rep.review_false == 1 and rep.review_false_on_compliant_rounds == 1
-    r = runner.invoke(app, ["evaluate", "--audit", str(out), "--truth", str(src), "-v"])
+    r = _evaluate_cli(out, src, "-v")
     assert r.exit_code == 0
     assert "review items on no true finding 1: 1 on compliant rounds, 0 in rounds with a true" in r.output
     assert "FALSE REVIEW ITEM" in r.output
@@ -219,16 +227,13 @@ def test_a_review_item_on_the_wrong_seat_is_neither_recall_nor_a_false_alert(
     audited: tuple[Path, Path],
 ) -> None:
     src, out = audited
+    _edit_truth(src / "a.truth.json", _second_round_finding_on_seat_2)
 
-    def reseat(ct: ClipTruth) -> None:
-        ct.rounds[1].findings[0].seat = 2
+    def all_review(result: dict[str, Any]) -> None:
+        for f in result["findings"]:
+            f["status"] = "review"
 
-    _edit_truth(src / "a.truth.json", reseat)
-    p = out / "clips" / "a" / "result.json"
-    data = json.loads(p.read_text())
-    for f in data["findings"]:
-        f["status"] = "review"
-    p.write_text(json.dumps(data))
+    _edit_result(out / "clips" / "a" / "result.json", all_review)
     rep = evaluate(out, [src])
     (a,) = [c for c in rep.clips if c.clip == "a.mp4"]
     assert a.false_alerts == 0 and a.review_false == 1 and a.review_false_on_compliant_rounds == 0
@@ -236,10 +241,12 @@ def test_a_review_item_on_the_wrong_seat_is_neither_recall_nor_a_false_alert(
 
 def test_records_written_before_the_status_existed_are_alerts(audited: tuple[Path, Path]) -> None:
     src, out = audited
-    for p in (out / "clips").glob("*/result.json"):
-        data = json.loads(p.read_text())
-        for f in data["findings"]:
+
+    def no_status(result: dict[str, Any]) -> None:
+        for f in result["findings"]:
             f.pop("status", None)
-        p.write_text(json.dumps(data))
+
+    for p in (out / "clips").glob("*/result.json"):
+        _edit_result(p, no_status)
     rep = evaluate(out, [src])
     assert rep.passed and rep.findings_found == 3 and rep.review_items == 0

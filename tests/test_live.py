@@ -24,7 +24,15 @@ import compliance.live as live_mod
 from compliance.alerts import Alert, read_alerts
 from compliance.cli import app
 from compliance.events import CheckId
-from compliance.live import StreamError, StreamFrame, StreamProcessor, read_states, run_live
+from compliance.live import (
+    LiveSummary,
+    MonitorFactory,
+    StreamError,
+    StreamFrame,
+    StreamProcessor,
+    read_states,
+    run_live,
+)
 from vision.layout import TableLayout
 from vision.state import TableState
 
@@ -142,21 +150,30 @@ def test_ctrl_c_keeps_everything_recorded(
     assert lay.table_id == "T1"
 
 
-def test_run_live_view_renders_without_a_terminal(tmp_path: Path) -> None:
+def _live_on_states(
+    tmp_path: Path, states: list[TableState], factory: MonitorFactory, *, view: bool = True
+) -> tuple[LiveSummary, str]:
+    """``run_live`` on ``states`` written as clip "c" (alerts to ``a.jsonl``): its summary and what it
+    printed (a recording console, no terminal; the live view too unless ``view`` is False)."""
     from rich.console import Console
 
     lay = write_layout(tmp_path / "layout.yaml")
-    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True,)))
+    write_states(tmp_path / "c.states.jsonl", states)
     con = Console(record=True, width=150, force_terminal=False)
     s = run_live(
         "c",
         lay,
         alerts_path=tmp_path / "a.jsonl",
         states=tmp_path / "c.states.jsonl",
+        view=view,
         console=con,
-        monitor_factory=fake_factory,
+        monitor_factory=factory,
     )
-    text = con.export_text()
+    return s, con.export_text()
+
+
+def test_run_live_view_renders_without_a_terminal(tmp_path: Path) -> None:
+    s, text = _live_on_states(tmp_path, clip_states(pattern=(True,)), fake_factory)
     assert s.alerts == 1 and not s.interrupted
     assert "DEALER-REVEAL-EARLY" in text and "i-Verify" in text and "seat2" in text
 
@@ -210,9 +227,7 @@ def test_vision_pipeline_frames_feed_the_same_monitor(
 
 
 def test_a_state_the_monitor_refuses_is_named_and_skipped(tmp_path: Path) -> None:
-    lay = write_layout(tmp_path / "layout.yaml")
     states = clip_states(pattern=(False, True))
-    write_states(tmp_path / "c.states.jsonl", states)
     bad_frame = states[3].frame
 
     class Picky(FakeMonitor):
@@ -221,20 +236,9 @@ def test_a_state_the_monitor_refuses_is_named_and_skipped(tmp_path: Path) -> Non
                 raise ValueError(f"frame {bad_frame}: unknown seat 9")
             return super().feed(st)  # type: ignore[arg-type]
 
-    from rich.console import Console
-
-    con = Console(record=True, width=200)
-    s = run_live(
-        "c",
-        lay,
-        alerts_path=tmp_path / "a.jsonl",
-        states=tmp_path / "c.states.jsonl",
-        view=False,
-        console=con,
-        monitor_factory=Picky,
-    )
+    s, text = _live_on_states(tmp_path, states, Picky, view=False)
     assert s.states_skipped == 1 and s.alerts == 1 and s.frames == len(states)
-    assert f"skipped the state at frame {bad_frame}" in con.export_text()
+    assert f"skipped the state at frame {bad_frame}" in text
 
 
 def test_heartbeats_move_time_on_between_changes_and_never_pass_the_next_state() -> None:
@@ -413,26 +417,13 @@ def test_pipeline_failure_mid_stream_is_named_and_keeps_the_alerts(
 
 
 def test_review_items_are_recorded_and_shown_apart_from_alerts(tmp_path: Path) -> None:
-    from rich.console import Console
-
     class Doubtful(FakeMonitor):  # its finding rests on a doubtful camera read
         def feed(self, st: TableState) -> Any:
             up = super().feed(st)
             up.findings = [f.model_copy(update={"confidence": 0.55, "status": "review"}) for f in up.findings]
             return up
 
-    lay = write_layout(tmp_path / "layout.yaml")
-    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True,)))
-    con = Console(record=True, width=150, force_terminal=False)
-    s = run_live(
-        "c",
-        lay,
-        alerts_path=tmp_path / "a.jsonl",
-        states=tmp_path / "c.states.jsonl",
-        console=con,
-        monitor_factory=lambda layout: Doubtful(layout),
-    )
-    text = con.export_text()
+    s, text = _live_on_states(tmp_path, clip_states(pattern=(True,)), Doubtful)
     assert s.alerts == 1 and s.review == 1  # recorded (durably) like an alert ...
     [a] = read_alerts(tmp_path / "a.jsonl")
     assert a.status == "review" and a.confidence == 0.55 and a.evidence is not None

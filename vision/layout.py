@@ -18,6 +18,8 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from rules.validation import format_validation_error
+
 __all__ = [
     "DealerZones",
     "Game",
@@ -176,8 +178,6 @@ def load_layout(path: str | Path) -> TableLayout:
     try:
         return TableLayout.model_validate(raw)
     except ValidationError as e:
-        lines = [f"{p}: invalid layout ({e.error_count()} problem(s)):"]
-        for err in e.errors():
-            loc = ".".join(str(x) for x in err["loc"]) or "<root>"
-            lines.append(f"  {loc}: {err['msg']}")
-        raise LayoutError("\n".join(lines)) from e
+        raise LayoutError(
+            format_validation_error(f"{p}: invalid layout ({e.error_count()} problem(s)):", e)
+        ) from e

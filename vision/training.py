@@ -111,6 +111,51 @@ def _metrics(results: Any) -> dict[str, float]:
     return {str(k): float(v) for k, v in rd.items()}
 
 
+_TASKS = {"det": "detect", "cls": "classify"}
+
+
+def _train_stage(
+    yolo: Any,
+    cfg: TrainConfig,
+    stage: str,
+    data: Path,
+    model: str,
+    init: Path | None,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    hours: float,
+    recipe: dict[str, Any],
+) -> tuple[float, dict[str, float]]:
+    """One stage ("det" or "cls"): train, copy ``best.pt`` to ``cfg.out/card_<stage>.pt`` and its ONNX
+    export to ``card_<stage>.onnx``; its training seconds and final metrics.
+
+    ``recipe`` is the stage's whole ultralytics keyword set (the shared one plus the stage's own). The
+    classifier's ONNX takes any batch (``dynamic``); the detector's runs one image at a time.
+    """
+    t0 = time.monotonic()
+    net = yolo(_yaml(cfg.out, model), task=_TASKS[stage])
+    res = net.train(
+        data=str(data),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        name=stage,
+        # weights to start from: none (pretrained=False), or our own earlier run's (never downloaded ones)
+        pretrained=str(init) if init else False,
+        **({"time": hours} if hours > 0 else {}),
+        **recipe,
+    )
+    seconds = time.monotonic() - t0
+    best = cfg.runs_dir / stage / "weights" / "best.pt"
+    shutil.copy(best, cfg.out / f"card_{stage}.pt")
+    onnx = yolo(str(best)).export(
+        format="onnx", imgsz=imgsz, dynamic=stage == "cls", simplify=True, opset=17, device="cpu"
+    )
+    shutil.copy(onnx, cfg.out / f"card_{stage}.onnx")
+    return seconds, _metrics(res)
+
+
 def train(cfg: TrainConfig) -> TrainResult:
     """Train the requested stages, export ONNX, copy weights into ``cfg.out``."""
     det_data = cfg.data / "det" / "data.yaml"
@@ -129,7 +174,6 @@ def train(cfg: TrainConfig) -> TrainResult:
         device="cpu",
         amp=False,
         plots=False,
-        pretrained=False,
         workers=cfg.workers,
         seed=cfg.seed,
         deterministic=True,
@@ -137,79 +181,64 @@ def train(cfg: TrainConfig) -> TrainResult:
         exist_ok=True,
         verbose=False,
         val=False,
+        hsv_h=0.02,
+        hsv_s=0.5,
+        hsv_v=0.3,
+        patience=100,
     )
     seconds: dict[str, float] = {}
     metrics: dict[str, dict[str, float]] = {}
     files: list[str] = []
     if "det" in cfg.stages:
-        t0 = time.monotonic()
-        # weights to start from: none (pretrained=False), or our own earlier run's (never downloaded ones)
-        model = YOLO(_yaml(cfg.out, cfg.det_model), task="detect")
-        common["pretrained"] = str(cfg.det_init) if cfg.det_init else False
-        res = model.train(
-            data=str(det_data),
-            epochs=cfg.det_epochs,
-            imgsz=cfg.det_imgsz,
-            batch=cfg.det_batch,
-            name="det",
-            fraction=cfg.det_fraction,
-            mosaic=0.0,
-            close_mosaic=0,
-            degrees=0.0,
-            fliplr=0.5,
-            scale=0.3,
-            translate=0.1,
-            hsv_h=0.02,
-            hsv_s=0.5,
-            hsv_v=0.3,
-            warmup_epochs=1.0,
-            cos_lr=False,
-            patience=100,
-            **({"time": cfg.det_hours} if cfg.det_hours > 0 else {}),
-            **common,
+        seconds["det_train"], metrics["det"] = _train_stage(
+            YOLO,
+            cfg,
+            "det",
+            det_data,
+            cfg.det_model,
+            cfg.det_init,
+            cfg.det_epochs,
+            cfg.det_imgsz,
+            cfg.det_batch,
+            cfg.det_hours,
+            dict(
+                common,
+                fraction=cfg.det_fraction,
+                mosaic=0.0,
+                close_mosaic=0,
+                degrees=0.0,
+                fliplr=0.5,
+                scale=0.3,
+                translate=0.1,
+                warmup_epochs=1.0,
+                cos_lr=False,
+            ),
         )
-        seconds["det_train"] = time.monotonic() - t0
-        metrics["det"] = _metrics(res)
-        best = cfg.runs_dir / "det" / "weights" / "best.pt"
-        shutil.copy(best, cfg.out / "card_det.pt")
-        onnx = YOLO(str(best)).export(
-            format="onnx", imgsz=cfg.det_imgsz, dynamic=False, simplify=True, opset=17, device="cpu"
-        )
-        shutil.copy(onnx, cfg.out / "card_det.onnx")
         files += ["card_det.pt", "card_det.onnx"]
     if "cls" in cfg.stages:
-        t0 = time.monotonic()
-        model = YOLO(_yaml(cfg.out, cfg.cls_model), task="classify")
-        common["pretrained"] = str(cfg.cls_init) if cfg.cls_init else False
-        res = model.train(
-            data=str(cls_data),
-            epochs=cfg.cls_epochs,
-            imgsz=cfg.cls_imgsz,
-            batch=cfg.cls_batch,
-            name="cls",
-            optimizer="AdamW",
-            lr0=cfg.cls_lr0,
-            fliplr=0.0,
-            auto_augment=None,  # the export already varies light, blur, noise and angle
-            cache="ram",
-            scale=0.1,
-            erasing=0.1,
-            warmup_epochs=0.5,
-            hsv_h=0.02,
-            hsv_s=0.5,
-            hsv_v=0.3,
-            patience=100,
-            **({"time": cfg.cls_hours} if cfg.cls_hours > 0 else {}),
-            **common,
+        seconds["cls_train"], metrics["cls"] = _train_stage(
+            YOLO,
+            cfg,
+            "cls",
+            cls_data,
+            cfg.cls_model,
+            cfg.cls_init,
+            cfg.cls_epochs,
+            cfg.cls_imgsz,
+            cfg.cls_batch,
+            cfg.cls_hours,
+            dict(
+                common,
+                optimizer="AdamW",
+                lr0=cfg.cls_lr0,
+                fliplr=0.0,
+                auto_augment=None,  # the export already varies light, blur, noise and angle
+                cache="ram",
+                scale=0.1,
+                erasing=0.1,
+                warmup_epochs=0.5,
+            ),
         )
-        seconds["cls_train"] = time.monotonic() - t0
-        metrics["cls"] = _metrics(res)
-        best = cfg.runs_dir / "cls" / "weights" / "best.pt"
-        shutil.copy(best, cfg.out / "card_cls.pt")
-        onnx = YOLO(str(best)).export(
-            format="onnx", imgsz=cfg.cls_imgsz, dynamic=True, simplify=True, opset=17, device="cpu"
-        )
-        shutil.copy(onnx, cfg.out / "card_cls.onnx")
         files += ["card_cls.pt", "card_cls.onnx"]
     result = TrainResult(
         config=json.loads(cfg.model_dump_json()), stage_seconds=seconds, metrics=metrics, files=files
