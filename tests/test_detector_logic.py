@@ -149,3 +149,22 @@ def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates(
     assert len(xyxy) == 1, "the index seen whole by two overlapping tiles is one detection"
     np.testing.assert_allclose(xyxy[0], target)
     assert cls.tolist() == [0] and score.tolist() == pytest.approx([0.9])
+
+
+def test_four_index_corners_of_one_card_become_one_card() -> None:
+    # a dondorf-style card, 63 x 89 px, an index (10 x 20 px) in each corner
+    q = parse_card("Qc").code
+    corners = [(0, 0, 10, 20), (53, 0, 63, 20), (0, 69, 10, 89), (53, 69, 63, 89)]
+    d = _dets([(*c, q, 0.9 - 0.1 * i) for i, c in enumerate(corners)])
+    m = merge_index_corners(d)
+    assert m.labels == ["Qc"]
+    assert m.xyxy[0].tolist() == pytest.approx([0, 0, 63, 89])
+
+
+def test_two_cards_of_one_face_side_by_side_stay_two() -> None:
+    # a second-deck copy spread beside the first (80 px on): four indices, two cards
+    q = parse_card("Qc").code
+    rows = []
+    for dx in (0, 80):
+        rows += [(dx, 0, dx + 10, 20, q, 0.9), (dx + 53, 69, dx + 63, 89, q, 0.8)]
+    assert len(merge_index_corners(_dets(rows))) == 2

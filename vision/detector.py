@@ -151,9 +151,15 @@ def pyramid_scales(
     ]
 
 
+# A card in index sizes (the index's longer side, ~20 mm of a 63.5 x 88.9 mm card), with slack:
+# the most a card's corner indices can span, shorter side and longer side.
+_CARD_SPAN = (4.0, 5.5)
+
+
 def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
     """One detection per card: index detections of the same card class whose centres lie within
-    ``merge_distance`` x the index size of each other are joined (union box, best confidence).
+    ``merge_distance`` x the index size of each other are joined (union box, best confidence), two
+    at a time, or more while their union fits one card (decks with four index corners, dondorf).
     Backs pass through unchanged."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
@@ -172,24 +178,25 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
             used[i] = True
             box = group.xyxy[i].copy()
             best = float(group.confidence[i])
-            # the partner: the nearest unused same-class index within reach (a card has two)
-            cand = [j for j in order if not used[j]]
-            if cand:
+            # the partner: the nearest unused same-class index within reach (a card has two); then,
+            # for decks printed with an index in all four corners, any further index of the class
+            # while the union still fits one card (<= _CARD_SPAN index sizes each way)
+            partners = 0
+            while cand := [j for j in order if not used[j]]:
                 d = np.hypot(*(centers[cand] - centers[i]).T)
                 k = int(np.argmin(d))
-                reach = merge_distance * max(float(sizes[i]), float(sizes[cand[k]]))
-                if d[k] <= reach:
-                    j = cand[k]
-                    used[j] = True
-                    box = np.array(
-                        [
-                            min(box[0], group.xyxy[j, 0]),
-                            min(box[1], group.xyxy[j, 1]),
-                            max(box[2], group.xyxy[j, 2]),
-                            max(box[3], group.xyxy[j, 3]),
-                        ],
-                        np.float32,
-                    )
+                j = cand[k]
+                size = max(float(sizes[i]), float(sizes[j]))
+                union = np.concatenate(
+                    [np.minimum(box[:2], group.xyxy[j, :2]), np.maximum(box[2:], group.xyxy[j, 2:])]
+                )
+                span = sorted((float(union[2] - union[0]), float(union[3] - union[1])))
+                fits = span[0] <= _CARD_SPAN[0] * size and span[1] <= _CARD_SPAN[1] * size
+                if d[k] > merge_distance * size or (partners and not fits):
+                    break
+                used[j] = True
+                box = union.astype(np.float32)
+                partners += 1
             out_xyxy.append(box)
             out_cls.append(int(c))
             out_conf.append(best)
