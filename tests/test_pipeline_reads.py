@@ -1,5 +1,6 @@
-"""How sure the camera pipeline is of each zone's cards (``TableState.read_confidence``), and one card
-read once however many of its corner indices the detector finds (``vision.pipeline``)."""
+"""How sure the camera pipeline is of each zone's cards (``TableState.read_confidence``) and of each
+card (``TableState.card_confidence``), and one card read once however many of its corner indices the
+detector finds (``vision.pipeline``)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,23 @@ def test_each_zone_carries_the_lowest_read_confidence_of_its_faces() -> None:
     assert "seat2.high" not in s.read_confidence  # empty
 
 
+def test_each_card_carries_its_own_confidence_in_the_order_of_its_zone() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("Kd", 330, 620), ("As", 250, 620), ("BACK", 560, 620), ("Qh", 1000, 330)])
+    p = TablePipeline(lay, _SureOf({"As": 0.62, "Kd": 0.97, "Qh": 0.81, "BACK": 0.88}), CFG)
+    s = _run(p, t, 10, 0)[-1]
+    assert s.seat(1).high == ["As", "Kd"]  # left to right, whatever order the detector gave them in
+    assert s.card_confidence["seat1.high"] == [np.float32(0.62), np.float32(0.97)]
+    assert s.card_confidence["seat1.low"] == [np.float32(0.88)]  # a back: the detector's score for it
+    assert s.card_confidence["dealer.low"] == [np.float32(0.81)]
+    assert "seat2.high" not in s.card_confidence  # empty
+    # the zone's read confidence is the lowest of its faces' (backs are not read)
+    assert s.read_confidence["seat1.high"] == min(s.card_confidence["seat1.high"])
+    assert "seat1.low" not in s.read_confidence
+    # the record crosses to compliance/ as JSON and comes back the same
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+
+
 def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
     lay = make_layout()
     t = SynthTable(lay)
@@ -82,5 +100,7 @@ def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
     # ... while seat 1's new card settles and is reported: seat 2's high area is not known then
     first = next(s for s in seen if s.seat(1).high == ["As"])
     assert first.read_confidence.get("seat2.high") == UNREAD and first.seat(2).high == []
+    assert "seat2.high" not in first.card_confidence  # an unread zone has no card confidences
     after = _run(p, t, 8, 14)[-1]  # it stops: read, and known again
     assert after.seat(2).high == ["Kd"] and after.read_confidence["seat2.high"] == np.float32(0.9)
+    assert after.card_confidence["seat2.high"] == [np.float32(0.9)]

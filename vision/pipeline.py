@@ -281,10 +281,12 @@ class TablePipeline:
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
-        # read confidence of the face cards of each zone in the latest read, and of the reading each
-        # zone last settled on (key -> (reading, confidence)): TableState.read_confidence
+        # read confidence of the face cards of each zone in the latest read (TableState.read_confidence),
+        # each card's confidence in a card zone's latest read, left to right (TableState.card_confidence),
+        # and both of the reading each zone last settled on (key -> (reading, zone's, cards'))
         self._read_conf: dict[str, float] = {}
-        self._settled_conf: dict[str, tuple[Hashable, float]] = {}
+        self._read_cards: dict[str, tuple[float, ...]] = {}
+        self._settled_conf: dict[str, tuple[Hashable, float | None, tuple[float, ...]]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -321,11 +323,12 @@ class TablePipeline:
         return None
 
     def _with_confidence(self, state: TableState) -> TableState:
-        """The state with how sure the camera is of each zone's cards (``TableState.read_confidence``):
-        the confidence of the reading the zone shows, or ``UNREAD`` for a card zone whose picture has
-        changed since that reading and that has not been read again (its cards are being put down
-        or moved: the content shown is the old one)."""
+        """The state with how sure the camera is of each zone's cards: the confidences of the reading
+        the zone shows (``TableState.read_confidence``, ``TableState.card_confidence``), or ``UNREAD``
+        for a card zone whose picture has changed since that reading and that has not been read again
+        (its cards are being put down or moved: the content shown is the old one; no card confidences)."""
         conf: dict[str, float] = {}
+        cards: dict[str, list[float]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -335,8 +338,16 @@ class TablePipeline:
                     continue
                 got = self._settled_conf.get(z.key)
                 if got is not None and got[0] == self.tracker.value(z.key):
-                    conf[z.key] = got[1]
-        return state.model_copy(update={"read_confidence": conf}) if conf else state
+                    if got[1] is not None:
+                        conf[z.key] = got[1]
+                    if got[2]:
+                        cards[z.key] = list(got[2])
+        update: dict[str, object] = {}
+        if conf:
+            update["read_confidence"] = conf
+        if cards:
+            update["card_confidence"] = cards
+        return state.model_copy(update=update) if update else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
         w, h = r.size
@@ -448,8 +459,12 @@ class TablePipeline:
                 z.last, z.agree = v, 1
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
-                if z.key in self._read_conf:
-                    self._settled_conf[z.key] = (v, self._read_conf[z.key])
+                if z.key in self._read_conf or self._read_cards.get(z.key):
+                    self._settled_conf[z.key] = (
+                        v,
+                        self._read_conf.get(z.key),
+                        self._read_cards.get(z.key, ()),
+                    )
                 else:
                     self._settled_conf.pop(z.key, None)
                 z.ref = small
@@ -504,19 +519,26 @@ class TablePipeline:
         crop = r.rectify(image)
         for key in (z.key for z in w.zones):
             self._read_conf.pop(key, None)
+            self._read_cards.pop(key, None)
         if r.kind == "cards":
             dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
             self._last_boxes = dets.xyxy
             zones = r.assign(dets.centers)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
-            out: dict[str, list[tuple[float, str]]] = {n: [] for n in w.zone_names}
+            out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
                 if z is not None:
-                    out[z].append((float(img_x[i]), label))
+                    # a face's confidence is its read's; a back's is the detector's score for it
+                    # (TableState.card_confidence)
+                    c = float(dets.confidence[i])
+                    out[z].append((float(img_x[i]), label, c))
                     if label != BACK:
-                        c = float(dets.confidence[i])
                         self._read_conf[z] = min(c, self._read_conf.get(z, c))
-            return {z: tuple(lab for _, lab in sorted(v)) for z, v in out.items()}
+            for z, v in out.items():
+                v.sort(key=lambda xlc: (xlc[0], xlc[1]))
+                if v:
+                    self._read_cards[z] = tuple(c for _, _, c in v)
+            return {z: tuple(lab for _, lab, _ in v) for z, v in out.items()}
         if r.kind == "lcd":
             return {"lcd": read_lcd(crop)}
         if r.kind == "bet":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = ["BACK", "UNREAD", "DealerState", "IVerifyState", "SeatState", "TableState"]
 
@@ -65,6 +65,50 @@ class TableState(_Model):
     # picture changed since it was last read and it has not been read again, so its cards are not
     # known (cards being put down or moved). Empty: every zone is sure (ground truth, old records).
     read_confidence: dict[str, Annotated[float, Field(ge=0.0, le=1.0)]] = Field(default_factory=dict)
+    # How sure the camera is of each card, by the same keys: a list parallel to the zone's cards (left to
+    # right, as listed): a face's read confidence (the zone's ``read_confidence`` is the lowest of these
+    # over its faces), a back's the detector's score for it (a back is not read; its score says how sure
+    # the detector is that a card lies there). Only for zones whose reading the state shows: not for an
+    # ``UNREAD`` zone. A zone not listed falls back on ``read_confidence`` for each face
+    # (``card_reads``). Empty: every card is sure (ground truth, older records).
+    card_confidence: dict[str, list[Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _cards_match(self) -> TableState:
+        for key, confs in self.card_confidence.items():
+            cards = self.zone_cards(key)
+            if len(confs) != len(cards):
+                raise ValueError(
+                    f"card_confidence[{key!r}] has {len(confs)} entries but the zone shows "
+                    f"{len(cards)} cards at frame {self.frame}"
+                )
+        return self
+
+    def zone_cards(self, key: str) -> list[str]:
+        """The cards of a zone by its key ("seat3.high", "dealer.hand", "iverify": its high then low)."""
+        if key == "iverify":
+            return self.iverify.high + self.iverify.low
+        pos, _, area = key.partition(".")
+        src: SeatState | DealerState
+        if pos == "dealer":
+            src = self.dealer
+        elif pos.startswith("seat") and pos[4:].isdigit() and any(s.seat == int(pos[4:]) for s in self.seats):
+            src = self.seat(int(pos[4:]))
+        else:
+            raise ValueError(f"no card zone {key!r} (frame {self.frame})")
+        if area not in type(src).model_fields or area in ("seat", "chips", "payout"):
+            raise ValueError(f"no card zone {key!r} (frame {self.frame})")
+        cards: list[str] = getattr(src, area)
+        return cards
+
+    def card_reads(self, key: str) -> list[float | None]:
+        """Each card's confidence in a zone, parallel to its cards (None: sure, or a back not scored).
+        Without ``card_confidence`` for the zone (older records), each face gets the zone's
+        ``read_confidence`` and each back None."""
+        if key in self.card_confidence:
+            return list(self.card_confidence[key])
+        zone = self.read_confidence.get(key)
+        return [None if c == BACK else zone for c in self.zone_cards(key)]
 
     def seat(self, n: int) -> SeatState:
         for s in self.seats:

@@ -1,0 +1,57 @@
+"""``TableState.card_confidence``: one confidence per card of a zone, parallel to its cards; records
+without it (ground truth, older JSONL) load as before and fall back on the zone's read confidence."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from vision.state import BACK, DealerState, IVerifyState, SeatState, TableState
+
+
+def _state(**extra: object) -> TableState:
+    return TableState(
+        table_id="T1",
+        frame=7,
+        t=0.28,
+        seats=[SeatState(seat=3, high=["As", BACK, "Kd"], low=["2c"])],
+        dealer=DealerState(hand=[BACK, BACK]),
+        iverify=IVerifyState(mode="dealer", high=["Qh", "Jh"], low=["9s"]),
+        **extra,
+    )
+
+
+def test_an_old_record_loads_unchanged_and_each_face_gets_its_zones_read() -> None:
+    old = _state(read_confidence={"seat3.high": 0.61}).model_dump_json(exclude={"card_confidence"})
+    assert "card_confidence" not in old
+    s = TableState.model_validate_json(old)
+    assert s.card_confidence == {}
+    assert s.card_reads("seat3.high") == [0.61, None, 0.61]  # a back is not read: no doubt about it
+    assert s.card_reads("seat3.low") == [None]  # no read confidence: sure (ground truth)
+    assert s.card_reads("dealer.hand") == [None, None]
+
+
+def test_card_confidences_are_per_card_and_win_over_the_zones() -> None:
+    s = _state(
+        read_confidence={"seat3.high": 0.61},
+        card_confidence={"seat3.high": [0.61, 0.93, 0.88], "iverify": [0.7, 0.8, 0.9]},
+    )
+    assert s.card_reads("seat3.high") == [0.61, 0.93, 0.88]
+    assert s.zone_cards("iverify") == ["Qh", "Jh", "9s"] and s.card_reads("iverify") == [0.7, 0.8, 0.9]
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+
+
+@pytest.mark.parametrize(
+    ("conf", "words"),
+    [
+        ({"seat3.high": [0.9, 0.9]}, "has 2 entries but the zone shows 3 cards"),
+        ({"seat3.chips": []}, "no card zone 'seat3.chips'"),
+        ({"seat5.high": []}, "no card zone 'seat5.high'"),
+        ({"seat3.high": [0.9, 1.2, 0.9]}, "less than or equal to 1"),
+    ],
+)
+def test_card_confidences_that_do_not_fit_their_zone_are_refused(
+    conf: dict[str, list[float]], words: str
+) -> None:
+    with pytest.raises(ValidationError, match=words):
+        _state(card_confidence=conf)
