@@ -27,8 +27,10 @@ What the tracker does with the stream:
   (and since when) and whether a change is still being debounced, so checks can tell "not set"
   from "not seen". Missed or late frames only delay acceptance.
 * **Read confidence.** With camera input each position keeps the read confidence of the faces in
-  its accepted areas (``PositionState.read_conf``), and each event showing faces carries the lowest
-  (``Event.read_confidence``): the checks cap a finding's confidence by the reads it rests on.
+  its accepted areas (``PositionState.read_conf``) and of each card in them
+  (``PositionState.card_conf``, from ``TableState.card_reads``), and each event showing faces carries
+  the lowest (``Event.read_confidence``): the checks cap a finding's confidence by the reads of the
+  cards it rests on (a setting: all of its cards; a duplicate: the reads of that card only).
 * **No invented events.** Every event below needs an accepted change that shows it. A seat whose
   set was never seen has no SEAT_SET; checks that depend on it lower their confidence (see each
   check).
@@ -86,6 +88,7 @@ __all__ = [
 ]
 
 Tokens = tuple[str, ...]
+Reads = tuple[float | None, ...]  # one confidence per card of an area (None: sure, or a back not scored)
 SeatStatus = Literal["empty", "dealt", "partial", "set"]
 
 
@@ -239,9 +242,11 @@ class PositionState:
     max_total: int = 0  # most cards seen at once at this position
     max_total_event_t: float = 0.0
     max_total_frame: int = 0
-    max_total_read: float | None = None  # read confidence of that view (None: sure)
     # camera read confidence of the faces in dealt / high / low as accepted (None: sure, or no faces)
     read_conf: tuple[float | None, float | None, float | None] = (None, None, None)
+    # each card's confidence in dealt / high / low as accepted, parallel to those (TableState.card_reads)
+    card_conf: tuple[Reads, Reads, Reads] = ((), (), ())
+    set_read: float | None = None  # read confidence of the faces of set_high / set_low when last seen
     faces_seen: set[str] = field(default_factory=set)  # every face accepted at this position this round
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
@@ -270,6 +275,13 @@ class PositionState:
     def area_read(self, area: str) -> float | None:
         """Read confidence of one area: "dealt" (the dealer's "hand"), "high" or "low"."""
         return self.read_conf[{"dealt": 0, "hand": 0, "high": 1, "low": 2}[area]]
+
+    def card_reads(self) -> list[tuple[str, float | None]]:
+        """Each card it shows (dealt, high, low) with its own read confidence (None: sure)."""
+        out: list[tuple[str, float | None]] = []
+        for area, conf in zip((self.dealt, self.high, self.low), self.card_conf, strict=True):
+            out += zip(area, conf if len(conf) == len(area) else (None,) * len(area), strict=True)
+        return out
 
     @property
     def cards(self) -> Tokens:
@@ -398,8 +410,9 @@ class RoundTracker:
         self._raw_has_cards: dict[str, bool] = {}
         self._windows: dict[str, list[tuple[float, float | None]]] = {}  # (cards seen, empty before)
         self._off: list[tuple[RoundState, PositionState, _Accepted]] = []  # wagers gone, judged per state
-        # zone -> content -> read confidences of the latest state that showed it (camera input)
-        self._read: dict[str, dict[object, tuple[float | None, ...]]] = {}
+        # zone -> content -> read confidences of the latest state that showed it (camera input): of each
+        # area's faces, and of each area's cards
+        self._read: dict[str, dict[object, tuple[tuple[float | None, ...], tuple[Reads, ...]]]] = {}
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -423,14 +436,14 @@ class RoundTracker:
             if f"{pos}.payout" not in hidden:
                 seen.add(f"{pos}.payout")
                 changes += self._zones[f"{pos}.payout"].observe(s.payout, state.t, state.frame, debounce)
-            cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden)
+            cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden, state.t)
             if cards is not None:
                 self._note_read(f"{pos}.cards", cards, self._observed_read(pos, _SEAT_ZONES, hidden, state))
                 seen.add(f"{pos}.cards")
                 self._raw_cards(pos, cards, state.t, any(f"{pos}.{z}" in hidden for z in _SEAT_ZONES))
                 changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
         if "dealer" not in hidden:
-            cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden)
+            cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden, state.t)
             if cards is not None:
                 self._note_read(
                     "dealer.cards", cards, self._observed_read("dealer", _DEALER_ZONES, hidden, state)
@@ -444,7 +457,7 @@ class RoundTracker:
             if iv.mode == "blank":
                 shown = ("blank", None, (), ())
             seen.add("iverify")
-            self._note_read("iverify", shown, (state.read_confidence.get("iverify"),))
+            self._note_read("iverify", shown, ((state.read_confidence.get("iverify"),), ()))
             changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
         if state.lcd is not None and "lcd" not in hidden:
             seen.add("lcd")
@@ -460,11 +473,21 @@ class RoundTracker:
         self._mark_hidden(state, hidden)
         return events
 
+    def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:
+        """What a hidden area of a position shows: its accepted content, or the content that this very
+        state accepts (a candidate that has lasted the debounce time is accepted whatever it is followed
+        by): a card set moved while the old content was still accepted is not mixed with it (the
+        dealer's stale face-down hand beside his set hand would read as one card too many)."""
+        z = self._zones[f"{pos}.cards"]
+        if z.has_cand and z.cand != z.accepted and t - z.cand_t >= self.config.debounce_s:
+            return cast(tuple[Tokens, Tokens, Tokens], z.cand)
+        return self._cards(pos)
+
     def _observed_cards(
-        self, pos: str, src: object, zones: tuple[str, str, str], hidden: set[str]
+        self, pos: str, src: object, zones: tuple[str, str, str], hidden: set[str], t: float
     ) -> tuple[Tokens, Tokens, Tokens] | None:
         """A position's three areas as seen; a hidden area keeps its accepted content (None: all hidden)."""
-        accepted = self._cards(pos)
+        accepted = self._kept(pos, t)
         parts: list[Tokens] = []
         seen = False
         for i, z in enumerate(zones):
@@ -477,20 +500,33 @@ class RoundTracker:
 
     def _observed_read(
         self, pos: str, zones: tuple[str, str, str], hidden: set[str], state: TableState
-    ) -> tuple[float | None, ...]:
-        """Read confidence of a position's three areas as seen (a hidden area keeps its accepted one)."""
-        p = self.current.positions.get(pos) if self.current is not None else None
-        kept = p.read_conf if p is not None else (None, None, None)
-        return tuple(
-            kept[i] if f"{pos}.{z}" in hidden else state.read_confidence.get(f"{pos}.{z}")
-            for i, z in enumerate(zones)
-        )
+    ) -> tuple[tuple[float | None, ...], tuple[Reads, ...]]:
+        """Read confidence of a position's three areas as seen, of their faces and of each card (a
+        hidden area keeps the reads of the content it keeps, ``_kept``)."""
+        kept_cards = self._kept(pos, state.t)
+        kept = self._read_of(f"{pos}.cards", kept_cards) or ((None, None, None), ((), (), ()))
+        zone: list[float | None] = []
+        cards: list[Reads] = []
+        for i, z in enumerate(zones):
+            key = f"{pos}.{z}"
+            if key in hidden:
+                zone.append(kept[0][i])
+                cards.append(kept[1][i] if len(kept[1]) > i else (None,) * len(kept_cards[i]))
+            else:
+                zone.append(state.read_confidence.get(key))
+                cards.append(tuple(state.card_reads(key)))
+        return tuple(zone), tuple(cards)
 
-    def _note_read(self, zone: str, content: object, conf: tuple[float | None, ...]) -> None:
-        if any(c is not None for c in conf) or content in self._read.get(zone, {}):
+    def _note_read(
+        self, zone: str, content: object, conf: tuple[tuple[float | None, ...], tuple[Reads, ...]]
+    ) -> None:
+        known = any(c is not None for c in conf[0]) or any(c is not None for a in conf[1] for c in a)
+        if known or content in self._read.get(zone, {}):
             self._read.setdefault(zone, {})[content] = conf
 
-    def _read_of(self, zone: str, content: object) -> tuple[float | None, ...] | None:
+    def _read_of(
+        self, zone: str, content: object
+    ) -> tuple[tuple[float | None, ...], tuple[Reads, ...]] | None:
         return self._read.get(zone, {}).get(content)
 
     def _raw_cards(
@@ -715,12 +751,20 @@ class RoundTracker:
 
     def _sync(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
         p.dealt, p.high, p.low = self._cards(p.name)
-        conf = self._read_of(ch.zone, ch.new) or (None, None, None)
+        got = self._read_of(ch.zone, ch.new)
+        conf = got[0] if got is not None else (None, None, None)
         p.read_conf = (conf[0], conf[1], conf[2])
+        per_card = got[1] if got is not None else ()
+        p.card_conf = cast(
+            tuple[Reads, Reads, Reads],
+            tuple(
+                per_card[i] if len(per_card) > i and len(per_card[i]) == len(area) else (None,) * len(area)
+                for i, area in enumerate((p.dealt, p.high, p.low))
+            ),
+        )
         p.faces_seen |= {c for c in p.cards if _is_face(c)}
         if p.total > p.max_total:
             p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
-            p.max_total_read = p.read_confidence
         if p.dealt_event is None and p.total > 0:
             p.dealt_earliest = None
             for cards_t, empty_t in reversed(self._windows.get(p.name, [])):
@@ -746,6 +790,7 @@ class RoundTracker:
             if p.is_set:
                 p.set_by = "iverify" if p.iverify_before_set else "player"
                 p.set_high, p.set_low = p.high, p.low
+                p.set_read = min_read(p.read_conf[1], p.read_conf[2])
                 p.set_event = _event(
                     rnd,
                     EventKind.SEAT_SET,
@@ -800,6 +845,7 @@ class RoundTracker:
         # (d) anything else is a change of the set hand.
         if p.is_set:
             p.set_high, p.set_low = p.high, p.low
+            p.set_read = min_read(p.read_conf[1], p.read_conf[2])
         self._hand_changed(rnd, p, ch, "moved")
         self._maybe_player_exposed(rnd, p, ch)
 
@@ -852,6 +898,7 @@ class RoundTracker:
         if not p.is_set or not all(_is_face(c) for c in p.high + p.low):
             return
         p.set_high, p.set_low = p.high, p.low
+        p.set_read = min_read(p.read_conf[1], p.read_conf[2])
         p.lifted_after_reveal = False
         p.exposed_event = _event(
             rnd,
@@ -887,6 +934,7 @@ class RoundTracker:
             and (d.high, d.low) != (d.set_high, d.set_low)
         ):
             d.set_high, d.set_low = d.high, d.low
+            d.set_read = min_read(d.read_conf[1], d.read_conf[2])
             ev = _event(
                 rnd,
                 EventKind.DEALER_SET,
@@ -905,7 +953,8 @@ class RoundTracker:
     def _on_iverify(self, rnd: RoundState, ch: _Accepted) -> None:
         shown: tuple[str, int | None, Tokens, Tokens] = ch.new  # type: ignore[assignment]
         mode, seat, high, low = shown
-        read = (self._read_of("iverify", ch.new) or (None,))[0]
+        got = self._read_of("iverify", ch.new)
+        read = got[0][0] if got is not None else None
         if mode == "seat":
             p = rnd.positions.get(f"seat{seat}")
             ev = _event(

@@ -13,16 +13,18 @@ time and frame of the event or state at which it was first found. The engine mar
 round void at the first finding; every later finding of the round says so.
 
 Camera reads: a duplicate rests on both sightings being read right (a misread card looks like a
-duplicate of the card it was taken for), so the finding is no surer than the least sure read of
-the areas showing the card (``TableState.read_confidence``); below ``MonitorConfig.review_below``
-it is a review item, and does not void the round.
+duplicate of the card it was taken for), and on nothing else: the other cards of the hands showing
+it may be misread without making or unmaking the duplicate. So the finding is no surer than the least
+sure of the reads of that card (``TableState.card_confidence``, per card; older records give each
+face its area's lowest read). A foreign token rests on its own read only. Below
+``MonitorConfig.review_below`` it is a review item, and does not void the round.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
-from compliance.rounds import PositionState, RoundState, min_read
+from compliance.rounds import RoundState, min_read
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
 
@@ -49,9 +51,9 @@ class ForeignCard(Check):
         self._seen = (rnd.number, rnd.version)
         out = []
         where: dict[str, list[str]] = {}
-        read: dict[str, list[float | None]] = {}  # card -> read confidence of each area showing it
+        read: dict[str, list[float | None]] = {}  # card -> read confidence of each sighting of it
         for p in rnd.positions.values():
-            for tok, conf in _with_read(p):
+            for tok, conf in p.card_reads():
                 if tok == BACK:
                     continue
                 try:
@@ -87,10 +89,3 @@ class ForeignCard(Check):
                     )
                 )
         return out
-
-
-def _with_read(p: PositionState) -> list[tuple[str, float | None]]:
-    """Each card of a position with the read confidence of the area it lies in."""
-    return [
-        (tok, conf) for area, conf in zip((p.dealt, p.high, p.low), p.read_conf, strict=True) for tok in area
-    ]

@@ -16,8 +16,9 @@ A player hand is *foul* when its low hand outranks its high hand (``rules.settin
   Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips).
 
 One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen), capped by the
-camera's read confidence of those faces (the foul exposure and the last setting seen): one
-misread card can make a hand look foul, or re-set otherwise than it was.
+camera's read confidence of every card of the two settings it rests on (the foul exposure and the
+last setting seen; ``Event.read_confidence``, the lowest per-card read of their faces): one misread
+card can make a hand look foul, or re-set otherwise than it was.
 """
 
 from __future__ import annotations

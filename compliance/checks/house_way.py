@@ -21,7 +21,10 @@ Piles that do not read as a setting (backs, wrong counts, unknown tokens) are no
 
 Camera reads: the judgement rests on every card of the setting (and of the display it is held
 against) being read right - one misread card makes another hand, with another house way - so the
-finding is no surer than the least sure of those reads (``Event.read_confidence``).
+finding is no surer than the least sure of those reads: the event's ``read_confidence``, the lowest
+per-card read (``TableState.card_confidence``) of the faces of its high and low hands, and the
+display's. No card of the hand can be left out, so the per-card reads give the same cap as the
+areas' lowest.
 """
 
 from __future__ import annotations

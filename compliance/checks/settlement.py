@@ -28,7 +28,10 @@ A payout or take seen before the faces are known is judged once they are (its ow
 stay the evidence); a push is judged at ROUND_END (a round cut off by the end of the footage is not).
 Seat: the seat settled. One finding per seat per round; confidence 1.0 for a payout or a take (an
 action seen), 0.9 for a push (inferred from no action), capped by the camera's read confidence of
-the faces of both settings (one misread card can turn a win into a loss).
+every card of the two settings judged, as they were read when last seen set (the dealer's last
+DEALER_SET; the seat's exposure, or its last face-up setting when that is the one judged): one
+misread card can turn a win into a loss. Cards seen elsewhere (the seat's areas at the moment of
+the payout, a hand being collected) are not what the result rests on.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ class Settlement(Check):
         settings = self._settings(rnd, p)
         if settings is None:
             return []  # not known yet (or never): nothing is judged, nothing invented
-        dealer, player = settings
+        dealer, player, read = settings
         result = self._result(dealer, player)
         if result is None:
             return []
@@ -121,18 +124,13 @@ class Settlement(Check):
                 observed=f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
                 f"{show(dealer)}",
                 confidence=confidence,
-                read=self._read(rnd, p),
+                read=read,
             )
         ]
 
-    @staticmethod
-    def _read(rnd: RoundState, p: PositionState) -> float | None:
-        """Read confidence of the faces the result rests on: the dealer's setting and the seat's."""
-        dealer = rnd.dealer_settings[-1].read_confidence if rnd.dealer_settings else None
-        seat = p.exposed_event.read_confidence if p.exposed_event is not None else None
-        return min_read(dealer, seat, p.read_confidence)
-
-    def _settings(self, rnd: RoundState, p: PositionState) -> tuple[Setting, Setting] | None:
+    def _settings(self, rnd: RoundState, p: PositionState) -> tuple[Setting, Setting, float | None] | None:
+        """The dealer's setting and the seat's that the result rests on, with the read confidence of
+        their cards (None: sure)."""
         d = rnd.dealer
         dealer = setting_of(d.set_high, d.set_low) if d.set_event is not None else None
         if dealer is None or p.exposed_event is None:
@@ -140,10 +138,13 @@ class Settlement(Check):
         first = setting_of(p.exposed_event.high, p.exposed_event.low)
         if first is None:
             return None
+        exposed = p.exposed_event.read_confidence
         if is_foul(first):
-            return dealer, first  # the foul as the player set it: the foul policy decides
+            return dealer, first, min_read(d.set_read, exposed)  # as the player set it: the policy decides
         last = setting_of(p.set_high, p.set_low)
-        return dealer, last if last is not None and last.cards == first.cards else first
+        if last is not None and last.cards == first.cards:
+            return dealer, last, min_read(d.set_read, p.set_read)
+        return dealer, first, min_read(d.set_read, exposed)
 
     def _result(self, dealer: Setting, player: Setting) -> BetResult | None:
         key = tuple(
