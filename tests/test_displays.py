@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -241,3 +243,42 @@ def test_felt_model_ignores_a_minority_of_other_colours() -> None:
     m = FeltModel.learn([img])
     lab = cv2.cvtColor(np.full((1, 1, 3), (40, 100, 30), np.uint8), cv2.COLOR_BGR2LAB)[0, 0]
     assert np.allclose(m.median_lab, lab, atol=2)
+
+
+def test_split_setting_follows_the_layouts_slot_geometry() -> None:
+    """A display laid out otherwise (the layout's ``iverify_slots``): narrow cards far from the
+    panel's edge and a wide break before the low hand. When both low cards are missed, its own
+    geometry still puts the five cards read in the high hand; the rendered display's defaults do
+    not (the case was found by trying every one- to three-card miss on a few geometries)."""
+    from vision.layout import IVerifySlots
+
+    geo = IVerifySlots(card_width_mm=30.0, gap_mm=3.0, low_break_mm=60.0, margin_mm=100.0)
+    boxes = []
+    for slot, tok in enumerate(_SEVEN[0]):  # the high hand only: both low cards missed
+        left = geo.margin_mm + slot * (geo.card_width_mm + geo.gap_mm)
+        x = (left + 2) * _PX_MM
+        boxes.append([x, 4.0, x + (geo.card_width_mm - 4) * _PX_MM, 4.0 + 40 * _PX_MM, CLASSES.index(tok)])
+    a = np.array(boxes)
+    dets = Detections(a[:, :4], a[:, 4].astype(int), np.full(len(a), 0.7))
+    want = (_SEVEN[0], [])
+    assert split_setting(dets, 2, panel_px_per_mm=_PX_MM, slots=geo) == want
+    assert split_setting(dets, 2, panel_px_per_mm=_PX_MM) != want
+
+
+def test_layout_takes_a_displays_slot_geometry_and_names_a_bad_field(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import yaml
+
+    from vision.layout import LayoutError, load_layout
+
+    src = Path(__file__).resolve().parent.parent / "sample_footage" / "render-7card.layout.yaml"
+    data = yaml.safe_load(src.read_text())
+    assert load_layout(src).iverify_slots.gap_mm == 3.0  # the rendered display's, by default
+    data["iverify_slots"] = {"gap_mm": 6.5}
+    good = tmp_path / "good.yaml"
+    good.write_text(yaml.safe_dump(data))
+    assert load_layout(good).iverify_slots.gap_mm == 6.5
+    data["iverify_slots"] = {"gap_mm": -1}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    with pytest.raises(LayoutError, match=r"iverify_slots\.gap_mm"):
+        load_layout(bad)

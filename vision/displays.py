@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.detections import CLASSES, Detections
+from vision.layout import IVerifySlots
 
 __all__ = [
     "HEADER_FRACTION",
@@ -216,23 +217,25 @@ def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5) -> bool:
 # the panel's height tall (63.5 x 88.9 mm aspect), 3 mm apart, in fixed slots from 8 mm off the panel's left
 # edge; the low hand's slots start 14 mm further on. The high hand has 5 cards in both games (rules.ranking),
 # the low hand ``game_low`` (2 seven-card, 1 six-card).
-_IV_CARD_W_MM = 0.64 * 120.0 * 63.5 / 88.9
-_IV_PITCH_MM = _IV_CARD_W_MM + 3.0
-_IV_BREAK = 14.0 / _IV_PITCH_MM  # the low hand's extra offset, in pitches (0.24)
-_IV_MARGIN = 8.0 / _IV_PITCH_MM  # slot 0's left edge from the panel's left edge, in pitches
+# (vision.layout.IVerifySlots holds these figures; a layout file may give a real display's.)
 _HIGH_CARDS = 5
 _PITCH_TOL = 0.12  # a gap this close (in pitches) to a whole number of pitches measures the pitch
 _ANCHOR_WEIGHT = 0.5  # weight of the slots' distance from where the panel's edge puts them, against gaps
 
 
 def split_setting(
-    dets: Detections, game_low: int = 2, *, panel_px_per_mm: float | None = None
+    dets: Detections,
+    game_low: int = 2,
+    *,
+    panel_px_per_mm: float | None = None,
+    slots: IVerifySlots | None = None,
 ) -> tuple[list[str], list[str]]:
     """The high and low hands shown on the i-Verify display, from the detections on its crop.
 
     Two rows (high above low) split by rows. One row is laid out in fixed slots at a constant pitch
-    (see ``_IV_PITCH_MM``): every gap between neighbouring cards is a whole number of pitches (k - 1
-    missed cards), except the one across the high/low break, which is 14 mm longer. ``_row_slots`` picks
+    (``slots``, the layout's ``iverify_slots``): every gap between neighbouring cards is a whole
+    number of pitches (k - 1 missed cards), except the one across the high/low break, which is
+    ``slots.low_break_mm`` longer. ``_row_slots`` picks
     the break and the slots that fit the gaps best and fit the hands (5 high, ``game_low`` low), so a
     missed card leaves a hole in its own hand instead of moving the break. ``panel_px_per_mm``: the
     detections are in pixels of the panel's crop at this scale, x = 0 on the panel's left edge; that
@@ -256,10 +259,11 @@ def split_setting(
     idx, lefts = _row_cards(dets, wid)
     if not idx:
         return [], []
-    pitch = _row_pitch(lefts, wid, panel_px_per_mm)
-    cut, slots = _row_slots(lefts / pitch, game_low, panel_px_per_mm is not None)
+    geo = slots or IVerifySlots()
+    pitch = _row_pitch(lefts, wid, panel_px_per_mm, geo)
+    cut, slot_of = _row_slots(lefts / pitch, game_low, panel_px_per_mm is not None, geo)
     keep: dict[int, int] = {}  # slot -> position in the row of its most confident detection
-    for j, s in enumerate(slots.tolist()):
+    for j, s in enumerate(slot_of.tolist()):
         if s not in keep or dets.confidence[idx[j]] > dets.confidence[idx[keep[s]]]:
             keep[s] = j
     row = sorted(keep.values())
@@ -302,11 +306,12 @@ def _row_cards(dets: Detections, wid: float) -> tuple[list[int], np.ndarray]:
     return [i for _, i in out], np.array([x for x, _ in out])
 
 
-def _row_pitch(lefts: np.ndarray, wid: float, px_per_mm: float | None) -> float:
+def _row_pitch(lefts: np.ndarray, wid: float, px_per_mm: float | None, geo: IVerifySlots) -> float:
     """The slot pitch in pixels: the median of the gaps that are close to a whole number k >= 1 of the
     prior pitch (each divided by its k); the prior alone when no gap is. The prior is the display's pitch
     at the panel's scale, or without one the card width times the display's pitch/width ratio."""
-    prior = px_per_mm * _IV_PITCH_MM if px_per_mm else wid * _IV_PITCH_MM / _IV_CARD_W_MM
+    pitch_mm = geo.card_width_mm + geo.gap_mm
+    prior = px_per_mm * pitch_mm if px_per_mm else wid * pitch_mm / geo.card_width_mm
     g = np.diff(lefts)
     q = g / prior
     k = np.rint(q)
@@ -314,23 +319,25 @@ def _row_pitch(lefts: np.ndarray, wid: float, px_per_mm: float | None) -> float:
     return float(np.median(g[ok] / k[ok])) if ok.any() else prior
 
 
-def _row_slots(x: np.ndarray, game_low: int, anchored: bool) -> tuple[int, np.ndarray]:
+def _row_slots(x: np.ndarray, game_low: int, anchored: bool, geo: IVerifySlots) -> tuple[int, np.ndarray]:
     """(cut, slots) for cards at left edges ``x`` (in pitches, ascending): cards ``[:cut]`` are the high
     hand, and card j sits in slot ``slots[j]`` (0..4 high, 5.. low).
 
     Every cut 0..n is tried (0: all low, n: all high) with every slot for the first card. A gap of q
     pitches within a hand spans round(q) slots and costs its remainder |q - round(q)|; the gap across the
-    cut must be ``_IV_BREAK`` longer. Slots outside their hand cost their distance from it, and, when
+    cut must be the low hand's break longer. Slots outside their hand cost their distance from it, and, when
     ``anchored`` (x measured from the panel's left edge), every card's distance from its slot's place
     costs ``_ANCHOR_WEIGHT`` per pitch. Ties go to more high cards, then to lower slots.
     """
     n, n_slots = len(x), _HIGH_CARDS + game_low
+    pitch_mm = geo.card_width_mm + geo.gap_mm
+    brk, margin = geo.low_break_mm / pitch_mm, geo.margin_mm / pitch_mm  # in pitches
     q = np.diff(x)
     best: tuple[float, int, np.ndarray] | None = None
     for cut in range(n, -1, -1):
         rel, err = [0], 0.0
         for j, qj in enumerate(q.tolist()):
-            extra = _IV_BREAK if j == cut - 1 else 0.0
+            extra = brk if j == cut - 1 else 0.0
             k = max(1 if extra else 0, round(qj - extra))
             err += abs(qj - extra - k)
             rel.append(rel[-1] + k)
@@ -340,7 +347,7 @@ def _row_slots(x: np.ndarray, game_low: int, anchored: bool) -> tuple[int, np.nd
             s = first + np.array(rel)
             cost = err + float((np.maximum(0, lo - s) + np.maximum(0, s - hi)).sum())
             if anchored:
-                cost += _ANCHOR_WEIGHT * float(np.abs(x - (_IV_MARGIN + s + _IV_BREAK * low)).sum())
+                cost += _ANCHOR_WEIGHT * float(np.abs(x - (margin + s + brk * low)).sum())
             if best is None or cost < best[0] - 1e-9:
                 best = (cost, cut, s)
     assert best is not None

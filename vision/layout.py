@@ -83,6 +83,17 @@ class DealerZones(_Model):
     low: Polygon
 
 
+class IVerifySlots(_Model):
+    """Where the i-Verify display lays out a setting's cards (one row: the high hand, then the low
+    hand after an extra gap), in mm on the panel. The defaults are the rendered display's
+    (render/draw.py ``_paint_iverify``); a real display's vendor layout goes here."""
+
+    card_width_mm: Annotated[float, Field(gt=0)] = 0.64 * 120.0 * 63.5 / 88.9  # 0.64 of a 120 mm panel
+    gap_mm: Annotated[float, Field(ge=0)] = 3.0  # between neighbouring cards
+    low_break_mm: Annotated[float, Field(ge=0)] = 14.0  # extra before the low hand's first card
+    margin_mm: Annotated[float, Field(ge=0)] = 8.0  # slot 0's left edge from the panel's left edge
+
+
 class TableLayout(_Model):
     """Everything the monitor needs to know about one table and its camera."""
 
@@ -97,6 +108,7 @@ class TableLayout(_Model):
     dealer: DealerZones
     lcd: Polygon
     iverify: Polygon
+    iverify_slots: IVerifySlots = Field(default_factory=IVerifySlots)
     # Positions as the shuffler counts them, counter-clockwise; LCD value n names positions[n-1].
     # Each entry is "dealer" or "seat<N>". Seed 000 rules 3-4: every position, occupied or not,
     # gets a hand, starting at the LCD position and working counter-clockwise.

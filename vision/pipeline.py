@@ -565,7 +565,9 @@ class TablePipeline:
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         dets = self._detect(r, crop[y0:], y0, zoom=iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm))
-        high, low = split_setting(dets, self._low_cards, panel_px_per_mm=r.px_per_mm)
+        high, low = split_setting(
+            dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+        )
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
