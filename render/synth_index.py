@@ -53,35 +53,33 @@ _SKIP = (
 _HI = 64  # drawing scale: a rank is drawn about this many pixels tall, then reduced to the crop
 
 
-def index_fonts(dirs: Sequence[Path] = _FONT_DIRS) -> list[Path]:
-    """Installed outline fonts that have every rank glyph (A 2-9 10 J Q K and the Joker's letters)."""
+@functools.lru_cache(maxsize=1024)
+def _cmap(path: Path) -> frozenset[int]:
+    """The code points ``path`` has glyphs for (empty for a file fontTools cannot read)."""
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
+    try:
+        with TTFont(path, lazy=True, fontNumber=0) as tt:
+            return frozenset(tt.getBestCmap() or {})
+    except Exception:  # a broken font file is simply not used
+        return frozenset()
+
+
+def index_fonts(dirs: Sequence[Path] = _FONT_DIRS) -> list[Path]:
+    """Installed outline fonts that have every rank glyph (A 2-9 10 J Q K)."""
     found: list[Path] = []
     for d in dirs:
         for f in sorted(d.rglob("*")):
             if f.suffix.lower() not in (".ttf", ".otf") or any(s in f.name.lower() for s in _SKIP):
                 continue
-            try:
-                with TTFont(f, lazy=True, fontNumber=0) as tt:
-                    cmap = tt.getBestCmap() or {}
-            except Exception:  # a broken font file is simply not used
-                continue
-            if all(ord(ch) in cmap for ch in "A23456789JQK10"):
+            if all(ord(ch) in _cmap(f) for ch in "A23456789JQK10"):
                 found.append(f)
     return found
 
 
 def _suit_fonts(fonts: Sequence[Path]) -> list[Path]:
-    from fontTools.ttLib import TTFont
-
-    out = []
-    for f in fonts:
-        with TTFont(f, lazy=True, fontNumber=0) as tt:
-            cmap = tt.getBestCmap() or {}
-        if all(ord(ch) in cmap for ch in _SUIT_CHARS.values()):
-            out.append(f)
-    return out
+    """Those of ``fonts`` that also have the four filled suit symbols."""
+    return [f for f in fonts if all(ord(ch) in _cmap(f) for ch in _SUIT_CHARS.values())]
 
 
 def _drawn_suit(suit: str, size: int, rng: random.Random) -> np.ndarray:
@@ -93,7 +91,7 @@ def _drawn_suit(suit: str, size: int, rng: random.Random) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
     if suit == "d":
         pinch = rng.uniform(0.0, 0.12) * w
-        pts = np.array([[w / 2, 0], [w - 1 + 0 * pinch, h / 2], [w / 2, h - 1], [0, h / 2]], np.float32)
+        pts = np.array([[w / 2, 0], [w - 1, h / 2], [w / 2, h - 1], [0, h / 2]], np.float32)
         cv2.fillPoly(m, [pts.round().astype(np.int32)], 255)
         if pinch > 0.5:  # concave sides
             for px, py in ((0, 0), (w, 0), (w, h), (0, h)):
