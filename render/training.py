@@ -126,14 +126,19 @@ def _ink_box(img: np.ndarray) -> tuple[float, float, float, float] | None:
     comps: list[tuple[int, int, int, int]] = []
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
-        if area < 4 or ch > 0.35 * h or cw > 0.35 * w or x < 0.015 * w or y < 0.01 * h:
-            continue  # specks and frame lines
+        if area < 4 or ch > 0.35 * h or cw > 0.35 * w:
+            continue  # specks, frames and pictures
+        at_left, at_top = x < 0.015 * w, y < 0.01 * h
+        if (at_left and at_top) or (at_top and cw > 4 * ch) or (at_left and ch > 4 * cw):
+            continue  # the card's outline or border (a corner arc, a line along an edge); an index
+            # that touches the edge (bellot's ranks start at the card's top) is kept
         comps.append((x, y, x + cw, y + ch))
     seeds = [c for c in comps if c[0] < 0.16 * w and c[1] < 0.16 * h]
     if not seeds:
         return None
     first = min(seeds, key=lambda c: c[0] + c[1])
     box = [first[0], first[1], first[2], first[3]]
+    one_row = True  # nothing merged below the rank yet
     changed = True
     while changed:
         changed = False
@@ -143,13 +148,25 @@ def _ink_box(img: np.ndarray) -> tuple[float, float, float, float] | None:
                 continue
             xo = min(c[2], box[2]) - max(c[0], box[0])
             yo = min(c[3], box[3]) - max(c[1], box[1])
-            beside = yo > 0 and c[0] > box[0] and c[0] - box[2] < 0.25 * bh
+            # a glyph beside joins only a narrow rank of the same height ("1" then "0"), so a suit
+            # pip printed next to the index (bellot, simplistic) is not taken into it
+            narrow = box[2] - box[0] < 0.7 * bh
+            beside = (
+                one_row
+                and narrow
+                and yo > 0
+                and c[0] > box[0]
+                and c[0] - box[2] < 0.25 * bh
+                and c[3] - c[1] > 0.7 * bh
+                and abs(c[1] - box[1]) < 0.2 * bh
+            )
             below = xo > -0.01 * w and c[1] >= box[1] and c[1] - box[3] < 0.35 * bh and c[0] < box[2]
             if beside or below:
                 nb = [min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3])]
                 if nb[2] - nb[0] > 0.33 * w or nb[3] - nb[1] > 0.45 * h:
                     continue
                 box = nb
+                one_row = one_row and beside
                 changed = True
     return box[0] / w, box[1] / h, box[2] / w, box[3] / h
 

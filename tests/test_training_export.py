@@ -108,3 +108,18 @@ def test_index_box_sits_in_the_top_left_corner(deck: str) -> None:
         x0, y0, x1, y1 = index_box(deck, code)
         assert 0 <= x0 < x1 <= 0.45 and 0 <= y0 < y1 <= 0.5
         assert (x1 - x0) * (y1 - y0) > 0.005
+
+
+@pytest.mark.parametrize("deck", ["bellot", "simplistic"])
+def test_index_box_leaves_out_a_pip_printed_beside_the_index(deck: str) -> None:
+    # bellot and simplistic print the first pip of a number card right beside the index; the box
+    # once took it in (0.40 of the card wide), so the classifier's crops were centred on the pip
+    for code in range(52):
+        x0, _, x1, _ = index_box(deck, code)
+        assert x1 - x0 < (0.2 if code // 4 != 8 else 0.25), (deck, code)
+
+
+def test_index_box_keeps_a_rank_that_touches_the_card_edge() -> None:
+    # bellot's ranks start at the card's top edge; they are the index, not the card's outline
+    x0, y0, x1, y1 = index_box("bellot", 20)
+    assert y0 < 0.01 and y1 > 0.2 and x1 < 0.2
