@@ -121,5 +121,5 @@ def test_index_box_leaves_out_a_pip_printed_beside_the_index(deck: str) -> None:
 
 def test_index_box_keeps_a_rank_that_touches_the_card_edge() -> None:
     # bellot's ranks start at the card's top edge; they are the index, not the card's outline
-    x0, y0, x1, y1 = index_box("bellot", 20)
+    _, y0, x1, y1 = index_box("bellot", 20)
     assert y0 < 0.01 and y1 > 0.2 and x1 < 0.2
