@@ -23,7 +23,8 @@ What the tracker does with the stream:
   read again since its picture changed (``TableState.read_confidence`` ``UNREAD``), a seat missing
   from the state, an i-Verify display with ``visible=False`` and an LCD reading ``None`` are
   *unknown*, not empty: the zone keeps its accepted content, and a content glimpsed just before it was hidden
-  must be seen again for the debounce time afterwards. Each position records whether it is hidden
+  must be seen again for the debounce time afterwards (one that had lasted the debounce time when
+  the zone went out of view is accepted). Each position records whether it is hidden
   (and since when) and whether a change is still being debounced, so checks can tell "not set"
   from "not seen". Missed or late frames only delay acceptance.
 * **Read confidence.** With camera input each position keeps the read confidence of the faces in
@@ -162,9 +163,10 @@ class _Zone:
     A candidate is accepted once it is known to have lasted ``debounce`` seconds: seen again that
     long after it appeared, or replaced by another content that long after it appeared with the
     zone seen in every state between (a changes-only stream sends no state while nothing changes).
-    A state in which the zone cannot be seen drops a pending candidate: what was glimpsed before
-    an occlusion must be seen for ``debounce`` again afterwards (a one-frame glitch next to an
-    occlusion never becomes an event).
+    A state in which the zone cannot be seen drops a pending candidate that has not yet lasted
+    ``debounce``: what was glimpsed before an occlusion must be seen for ``debounce`` again
+    afterwards (a one-frame glitch next to an occlusion never becomes an event); one that had
+    lasted it is accepted.
     """
 
     name: str
@@ -188,10 +190,18 @@ class _Zone:
             out.append(self._accept())
         return out
 
-    def unseen(self) -> None:
-        """A state in which this zone could not be seen (occluded, display hidden, seat missing)."""
+    def unseen(self, t: float, debounce: float) -> list[_Accepted]:
+        """A state in which this zone could not be seen (occluded, display hidden, seat missing).
+
+        A candidate that had already lasted ``debounce`` up to this state is accepted (the zone was
+        seen showing it all that while: a changes-only stream sends nothing while nothing changes,
+        and a hand lifted and put back under the dealer's arm is first hidden again when it returns);
+        a shorter one is dropped."""
         if self.has_cand and self.cand != self.accepted:
+            if t - self.cand_t >= debounce:
+                return [self._accept()]
             self.has_cand = False
+        return []
 
     @property
     def pending(self) -> object:
@@ -465,7 +475,7 @@ class RoundTracker:
             changes += self._zones["lcd"].observe(state.lcd, state.t, state.frame, debounce)
         for name, zone in self._zones.items():
             if name not in seen:
-                zone.unseen()
+                changes += zone.unseen(state.t, debounce)
         if self.current is not None:
             self.current.last_state = state
         self._mark_hidden(state, hidden)

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
-from tablescript import Run, Table
+from tablescript import Run, Table, changes_only
 
 CHECK = "HAND-TOUCHED-AFTER-REVEAL"
 B = "BACK"
@@ -88,3 +88,24 @@ def test_a_lifted_and_restored_pile_is_a_touch_even_where_backs_are_not_counted(
     t.dealer_set().turn(1).turn(3).collect_all().hold(1)
     [f] = Run(t, face_down_counts_exact=False).of(CHECK)
     assert f.seat == 1 and f.confidence == 0.7
+
+
+def test_a_hand_lifted_then_put_back_under_the_dealers_arm_is_a_touch_in_a_changes_only_stream() -> None:
+    # s07 from the camera: the seat's areas lie empty for 2 s (no state is sent while nothing
+    # changes), then the next state has them hidden by the arm that puts the hand back. The empty
+    # spell had lasted the debounce time when it went out of view, so it counts.
+    t = _revealed().place(1, [], [], hold=2.0)
+    t.occlude("seat1.dealt", "seat1.high", "seat1.low", hold=0.4)
+    t.seats[1].high, t.seats[1].low = [B], [B]
+    t.occlude()
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    t.states = changes_only(t.states)
+    [f] = Run(t, face_down_counts_exact=False).of(CHECK)
+    assert f.seat == 1 and f.confidence == 0.7
+    # an empty glimpse shorter than the debounce time before the arm is still nothing
+    t = _revealed().place(1, [], [], hold=0.04)
+    t.occlude("seat1.dealt", "seat1.high", "seat1.low", hold=0.4)
+    t.occlude()
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    t.states = changes_only(t.states)
+    assert Run(t, face_down_counts_exact=False).of(CHECK) == []
