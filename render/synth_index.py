@@ -168,8 +168,14 @@ def _ink(rng: random.Random, red: bool) -> np.ndarray:
     return np.array([v + rng.randint(0, 20), v, v], np.float32)
 
 
-def synth_index_crop(code: int, font: Path, suit_font: Path | None, rng: random.Random) -> np.ndarray:
-    """One 40x40 BGR crop of card ``code``'s index (``rules.cards`` order; 52 = the Joker)."""
+def synth_index_crop(
+    code: int, font: Path, suit_font: Path | None, rng: random.Random, style: int = 1
+) -> np.ndarray:
+    """One 40x40 BGR crop of card ``code``'s index (``rules.cards`` order; 52 = the Joker).
+
+    ``style`` 2 adds corner layouts real decks print (``STYLES``): a rank that starts at the card's
+    very edge (bellot), a large suit pip or a court picture right beside the index (simplistic,
+    bellot, anglo_poker), tighter "10"s. Style 1 draws exactly what it always drew (for a seed)."""
     import cv2
 
     card = JOKER if code == 52 else DECK[code]
@@ -187,6 +193,8 @@ def synth_index_crop(code: int, font: Path, suit_font: Path | None, rng: random.
     sx = rng.uniform(0.55, 1.15)
     if rank_txt == "10" and rng.random() < 0.5:
         sx *= rng.uniform(0.6, 0.85)  # tight "10"s
+    if style >= 2 and rank_txt == "10" and rng.random() < 0.3:
+        sx *= rng.uniform(0.55, 0.8)  # very tight ones, the "1" and "0" almost touching
     rank = _squeeze(rank, sx)
     if rank.shape[1] > 1.6 * rank.shape[0]:
         rank = _squeeze(rank, 1.6 * rank.shape[0] / rank.shape[1])
@@ -229,6 +237,8 @@ def synth_index_crop(code: int, font: Path, suit_font: Path | None, rng: random.
     ix, iy = pad, pad
     cx0 = ix - round(iw * rng.uniform(0.12, 0.45))
     cy0 = iy - round(ih * rng.uniform(0.06, 0.3))
+    if style >= 2 and rng.random() < 0.25:  # the rank starts at the card's edge, even cut by it
+        cy0 = iy + round(ih * rng.uniform(-0.03, 0.03))
     radius = round(iw * rng.uniform(0.1, 0.5))
     face = np.zeros((H, W), np.uint8)
     cv2.rectangle(face, (cx0 + radius, cy0), (W - 1, H - 1), 255, -1)
@@ -240,10 +250,28 @@ def synth_index_crop(code: int, font: Path, suit_font: Path | None, rng: random.
         cv2.rectangle(
             canvas, (cx0 + 4, cy0 + 4), (W + 10, H + 10), tuple(int(v) for v in ink * 0.5 + paper * 0.5), 2
         )
+    on_card = face.astype(np.float32) / 255  # style 2: ink only on the card (a rank cut by its edge)
     y = iy
     for p in parts:
-        _paste(canvas, p, ink, ix + (iw - p.shape[1]) // 2 if rng.random() < 0.8 else ix, y)
+        x = ix + (iw - p.shape[1]) // 2 if rng.random() < 0.8 else ix
+        if style >= 2:
+            p = (p.astype(np.float32) * on_card[y : y + p.shape[0], x : x + p.shape[1]]).astype(np.uint8)
+        _paste(canvas, p, ink, x, y)
         y += p.shape[0] + gap
+    if style >= 2 and rng.random() < 0.35:  # what a deck prints right beside its index
+        bx = ix + iw + round(iw * rng.uniform(0.08, 0.5))
+        by = iy + round(rank.shape[0] * rng.uniform(-0.05, 0.6))
+        if suit is not None and code // 4 < 9:  # a number card's first pip, as large as the rank
+            big = _drawn_suit(suit, max(8, round(rank.shape[0] * rng.uniform(0.6, 1.1))), rng)
+            h2, w2 = min(big.shape[0], H - by), min(big.shape[1], W - bx)
+            if h2 > 0 and w2 > 0:
+                _paste(canvas, big[:h2, :w2], ink, bx, by)
+        else:  # a court card's (or the Joker's) picture: coloured shapes
+            for _ in range(rng.randint(2, 5)):
+                colour = (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
+                centre = (bx + rng.randint(0, max(1, iw)), by + rng.randint(0, max(1, ih)))
+                axes = (rng.randint(2, max(3, iw // 2)), rng.randint(2, max(3, ih // 2)))
+                cv2.ellipse(canvas, centre, axes, rng.uniform(0, 180), 0, 360, colour, -1)
     if rng.random() < 0.15:  # a card above covering part of the crop's edge
         side = rng.choice(("r", "b"))
         edge = np.zeros((H, W), np.uint8)
@@ -288,12 +316,14 @@ def write_synthetic_indices(
     fonts: Sequence[Path] | None = None,
     joker: bool = False,
     codes: Sequence[int] | None = None,
+    style: int = 1,
 ) -> dict[str, int]:
     """Write ``per_class`` crops of each card (``codes``, default all 52, and the Joker with
     ``joker``) under ``out``; returns counts per class folder.
 
     Each crop depends only on (seed, card, n) and the font list, so a re-run skips files already
-    written (resumable) and several processes may share the classes. Fonts are drawn round-robin so
+    written (resumable) and several processes may share the classes. ``style``: see
+    ``synth_index_crop``. Fonts are drawn round-robin so
     every font serves every class; a font that fails to draw a glyph is named in the error."""
     import cv2
 
@@ -317,7 +347,7 @@ def write_synthetic_indices(
             rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
             sf = rng.choice(suit_fonts) if suit_fonts else None
             try:
-                crop = synth_index_crop(code, font, sf, rng)
+                crop = synth_index_crop(code, font, sf, rng, style)
             except Exception as exc:
                 raise ValueError(f"{font}: cannot draw card code {code}: {exc}") from exc
             cv2.imwrite(str(dest), crop)

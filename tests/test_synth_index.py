@@ -18,9 +18,7 @@ def fonts() -> list[Path]:
     found = index_fonts()
     # scripts/setup.sh installs the font packages with any extra (dev included): none found is a
     # broken set-up, not a reason to skip
-    assert len(found) >= 20, (
-        f"only {len(found)} fonts: run scripts/setup.sh dev"
-    )
+    assert len(found) >= 20, f"only {len(found)} fonts: run scripts/setup.sh dev"
     return found
 
 
@@ -69,3 +67,20 @@ def test_write_is_deterministic_and_resumable(tmp_path: Path, fonts: list[Path])
 def test_no_fonts_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"setup\.sh"):
         write_synthetic_indices(tmp_path, per_class=1, fonts=[])
+
+
+def test_style_2_adds_corner_layouts_and_leaves_style_1_as_it_was(fonts: list[Path]) -> None:
+    # style 1 is what the recorded recipes drew: asking for it explicitly changes nothing
+    for seed in range(6):
+        a = synth_index_crop(17, fonts[seed % len(fonts)], None, random.Random(seed))
+        b = synth_index_crop(17, fonts[seed % len(fonts)], None, random.Random(seed), style=1)
+        assert np.array_equal(a, b)
+    # style 2 draws other crops for most seeds (a pip beside the index, a rank cut by the edge, ...)
+    differ = sum(
+        not np.array_equal(
+            synth_index_crop(17, fonts[s % len(fonts)], None, random.Random(s), style=1),
+            synth_index_crop(17, fonts[s % len(fonts)], None, random.Random(s), style=2),
+        )
+        for s in range(20)
+    )
+    assert differ >= 5

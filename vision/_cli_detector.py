@@ -184,13 +184,22 @@ def export_synthetic_indices(
     out: Annotated[Path, typer.Option(help="output folder (created): an ImageFolder c00..c51")],
     per_class: Annotated[int, typer.Option(help="crops drawn per card")] = 600,
     seed: Annotated[int, typer.Option(help="random seed; the same seed and fonts give the same files")] = 1,
+    style: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=2,
+            help="1: the index on a plain corner; 2: also ranks at the card's edge, pips or pictures "
+            "beside the index, tighter 10s",
+        ),
+    ] = 1,
 ) -> None:
     """Write classifier crops of card indices drawn in every installed font (fonts no deck has)."""
     from render.synth_index import index_fonts, write_synthetic_indices
 
     fonts = index_fonts()
     try:
-        counts = write_synthetic_indices(out, per_class=per_class, seed=seed, fonts=fonts)
+        counts = write_synthetic_indices(out, per_class=per_class, seed=seed, fonts=fonts, style=style)
     except (FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
