@@ -63,7 +63,8 @@ def live(
         bool,
         typer.Option(
             "--realtime/--no-realtime",
-            help="With --states: replay the states at the pace of their timestamps, as a live feed.",
+            help="Replay a file at the pace of its timestamps, as a live feed: the states of --states, or "
+            "a video's frames (as a camera would deliver them; alerts timed as from a camera).",
         ),
     ] = False,
     view: Annotated[bool, typer.Option("--view/--no-view", help="Show the live console view.")] = True,

@@ -144,8 +144,8 @@ def stream_frames(
 ) -> Iterator[StreamFrame]:
     """The table states of a source: from the vision pipeline, or from a ground-truth states file.
 
-    ``realtime`` paces a states file by its timestamps (to replay it as a live feed), ``speed``
-    times faster than real time.
+    ``realtime`` paces a states file by its timestamps, or a video file's frames by theirs (to replay
+    it as a live feed: a camera), ``speed`` times faster than real time.
     """
     if states is not None:
         start = time.monotonic()
@@ -164,7 +164,8 @@ def stream_frames(
             "use --states FILE.states.jsonl to run on ground-truth table states"
         ) from e
     src: str | int = int(source) if source.isdigit() else source
-    for r in watch(src, layout, detector=detector):
+    paced = realtime and not (isinstance(src, int) or "://" in source)
+    for r in watch(src, layout, detector=detector, **({"pace": speed} if paced else {})):
         yield StreamFrame(r.state, r.image, time.time())
 
 
@@ -641,7 +642,7 @@ def run_live(
     # a video SOURCE gives the evidence pictures with --states, and any the frame cache no longer holds
     video = Path(source) if Path(source).suffix.lower() in _VIDEO_SUFFIXES else None
     live_source = states is None and (source.isdigit() or "://" in source)
-    realtime_source = live_source or (realtime and states is not None)
+    realtime_source = live_source or realtime  # a camera, or a file played at its pace
     proc = StreamProcessor(
         layout,
         monitor,
@@ -672,7 +673,9 @@ def run_live(
         frames = stream_frames(source, layout, states=states, realtime=realtime, speed=speed)
         if heartbeat and realtime_source:
             # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
-            frames = with_heartbeats(frames, every=heartbeat, lag=0.3 if live_source else 0.02, speed=speed)
+            frames = with_heartbeats(
+                frames, every=heartbeat, lag=0.3 if states is None else 0.02, speed=speed
+            )
         for fr in frames:
             if (
                 proc.last is not None

@@ -170,6 +170,25 @@ def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
     assert last.t == last.frame / 25.0 and last.frame % 2 == 0 and 10 < last.frame < 30
 
 
+def test_watch_paced_delivers_a_file_no_faster_than_a_camera(tmp_path: Path) -> None:
+    import time
+
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    frames = [t.frame(i) for i in range(5)]
+    t.cards = [("As", 250, 620)]
+    frames += [t.frame(i) for i in range(5, 25)]  # 1 s of footage at 25 fps
+    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    cfg = PipelineConfig(analyse_fps=12.5)
+    t0 = time.monotonic()
+    res = []
+    for r in watch(clip, lay, detector=ColourDetector(), config=cfg, pace=2.0):  # twice real time
+        res.append((r.state.t, time.monotonic() - t0))
+    # each state comes no earlier than its footage time / 2 after the clip began
+    assert res and all(wall >= ft / 2.0 - 0.02 for ft, wall in res)
+    assert res[-1][0] > 0.2  # the card's state, a few frames in
+
+
 def test_cli_watch_prints_json_and_text(tmp_path: Path) -> None:
     lay = make_layout()
     lp = tmp_path / "lay.yaml"

@@ -580,13 +580,20 @@ def watch(
     *,
     detector: CardDetector | None = None,
     config: PipelineConfig | None = None,
+    pace: float | None = None,
 ) -> Iterator[FrameResult]:
     """Table states of a source, yielded whenever the (debounced) table state changes.
 
     The first state of every clip is yielded too. A folder's clips are watched one after another, each
     from a fresh state with its own timestamps. ``detector=None`` loads the shipped model lazily.
+    ``pace`` plays a file as a camera would deliver it: no frame is analysed before its footage time
+    (divided by ``pace``, the speed) has passed since the clip began, so what comes out, and when, is
+    what a live feed of that footage would give (``paigow-monitor live FILE --realtime``).
     """
+    import time
+
     cfg = config or PipelineConfig()
+    clip_start = 0.0
     det: CardDetector = detector if detector is not None else _LazyDetector()
     pipe: TablePipeline | None = None
     clip: str | None = None
@@ -596,8 +603,13 @@ def watch(
             continue
         if fr.clip != clip:
             clip, pipe, last_live_t = fr.clip, TablePipeline(layout, det, cfg), None
+            clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)
             _log.info("watching %s", clip)
         assert pipe is not None
+        if pace:
+            wait = clip_start + fr.t / pace - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
         if fr.live and cfg.analyse_fps:
             if last_live_t is not None and fr.t - last_live_t < 0.9 / cfg.analyse_fps:
                 continue
