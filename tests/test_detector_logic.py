@@ -168,3 +168,17 @@ def test_two_cards_of_one_face_side_by_side_stay_two() -> None:
     for dx in (0, 80):
         rows += [(dx, 0, dx + 10, 20, q, 0.9), (dx + 53, 69, dx + 63, 89, q, 0.8)]
     assert len(merge_index_corners(_dets(rows))) == 2
+
+
+def test_a_box_much_shorter_than_the_other_indices_is_also_read_grown_to_their_size() -> None:
+    from vision.detector import _regrown
+
+    boxes = np.array(
+        [[10, 10, 22, 40], [40, 10, 52, 40], [70, 10, 82, 40], [100, 10, 112, 29]], np.float32
+    )  # three 30-px indices and one of 19 px (the rank only)
+    grown = _regrown(boxes)
+    assert [i for i, _ in grown] == [3, 3]
+    down, up = (b.tolist() for _, b in grown)
+    assert down == [100, 10, 112, 40] and up == [100, -1, 112, 29]  # 30 px, either way up
+    assert _regrown(boxes[:2]) == []  # two indices do not tell the size
+    assert _regrown(boxes[:3]) == []  # none short
