@@ -112,8 +112,11 @@ def _labels(boxes: list[CardBox], occl: np.ndarray | None, deck: str, shape: tup
         q = np.asarray(b.quad, np.float64)
         if b.card == "BACK":
             out.append(("back", -1, q, b.visible, q))
-        elif b.zone != "moving":  # a card in the dealer's hand or being turned: no index label
+        elif b.zone != "moving":
             out += _indices(b, q, deck, cover)
+        else:  # a card in the dealer's hand or being turned: no index label, but it is there (a
+            # detection of it is neither right nor wrong in eval-detector)
+            out.append(("moving", parse_card(b.card).code, q, 0.0, q))
         cv2.fillConvexPoly(cover, np.round(q * 16).astype(np.int32), 255, cv2.LINE_8, 4)
     base = occl if occl is not None else np.zeros(shape, np.uint8)
     for b in display:  # the display's pictures: hidden only by the arm or the towel
@@ -210,7 +213,7 @@ def _clip_job(args: tuple[Path, str, int, int, int, int, tuple[int, int] | None]
                     float(kq[:, 1].max()),
                 )
                 if (
-                    kind == "index"
+                    kind in ("index", "moving")
                     and card_bx[2] > 0
                     and card_bx[3] > 0
                     and card_bx[0] < ww

@@ -73,3 +73,18 @@ def test_classifier_crops_are_40px_and_include_negatives(exported: Path) -> None
     crops = list((exported / "cls/train").rglob("*.png"))
     assert crops and all(cv2.imread(str(p)).shape[:2] == (40, 40) for p in crops[:50])
     assert list((exported / "cls/train/c53").glob("*.png"))
+
+
+def test_a_card_in_the_dealers_hand_is_present_but_not_labelled() -> None:
+    # a face being carried or turned gets no index label (its index may be blurred or bent), but it
+    # lies in the picture: eval-detector must not count a right read of it as a false detection
+    from render.draw import CardBox
+    from render.zone_data import _labels
+
+    quad = ((100.0, 100.0), (200.0, 100.0), (200.0, 240.0), (100.0, 240.0))
+    moving = CardBox("Ac", quad, (100.0, 100.0, 200.0, 240.0), "moving", 1.0, 1)
+    lying = CardBox("Kd", quad, (100.0, 100.0, 200.0, 240.0), "seat1.high", 1.0, 2)
+    kinds = [(kind, code) for kind, code, *_ in _labels([moving], None, "anglo", (480, 640))]
+    assert kinds == [("moving", 51)]
+    kinds = [kind for kind, *_ in _labels([lying], None, "anglo", (480, 640))]
+    assert kinds == ["index", "index"]
