@@ -153,6 +153,25 @@ def test_an_area_too_full_does_not_rest_on_what_its_faces_were_read_as() -> None
     assert truth.confidence == 1.0 and truth.status == "alert"
 
 
+def _eighth_face() -> Table:
+    """Seat 1 turned over showing eight faces: its seven and one more (a card read twice, say)."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1)
+    extra = t._draw(1)[0]
+    t.place(1, [*t.seats[1].high, extra], t.seats[1].low).turn(3).collect_all().hold(1)
+    return t
+
+
+def test_an_excess_of_faces_rests_on_each_being_another_card() -> None:
+    # two reads of one card that disagree are two faces: an eighth face read with doubt is for review
+    [sure] = camera_run(camera(_eighth_face())).of("CARD-COUNT")
+    assert sure.status == "alert" and sure.confidence == SURE and "8 cards" in sure.observed
+    [doubt] = camera_run(camera(_eighth_face(), {"seat1.high": 0.5})).of("CARD-COUNT")
+    assert doubt.status == "review" and doubt.confidence == 0.5
+    [truth] = Run(_eighth_face()).of("CARD-COUNT")
+    assert truth.confidence == 1.0 and truth.status == "alert"
+
+
 def _set_then_covered() -> Table:
     """6-card game: the dealer's face-down hand is set in one movement (seen in one state: a stream of
     changes only), then his arm covers the hand area and the high hand, then the hand area and the low."""

@@ -42,6 +42,20 @@ def test_two_cards_of_one_face_further_apart_than_a_card_stay_two() -> None:
     assert merge_card_indices(turned, PX_PER_MM).labels == ["Kd"]
 
 
+def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -> None:
+    # s02 (dondorf): a Ts read Tc at its bottom end, 120 px below, in the same column: one card, not
+    # an extra one (a false CARD-COUNT); the surer read wins, less sure for the disagreement
+    d = _dets(("Ts", 100, 10, 0.73), ("Tc", 100, 120, 0.51), ("7c", 125, 10, 0.68), ("Qc", 75, 120, 0.85))
+    m = merge_card_indices(d, PX_PER_MM)
+    assert sorted(m.labels) == ["7c", "Qc", "Ts"]
+    ts = m[np.array([lab == "Ts" for lab in m.labels])]
+    assert abs(float(ts.confidence[0]) - 0.73 * 0.49 / (0.73 * 0.49 + 0.51 * 0.27)) < 1e-5
+    assert ts.xyxy[0].tolist() == [100, 10, 115, 150]
+    # the next card of a spread (a fifth of a card aside), or a card half a card lower, is another card
+    assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 121, 120, 0.6)), PX_PER_MM)) == 2
+    assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 100, 60, 0.6)), PX_PER_MM)) == 2
+
+
 class _SureOf(ColourDetector):
     """The colour detector with a confidence per card."""
 

@@ -19,11 +19,15 @@ judged for a shortage. Confidence 1.0, or 0.5 when the position was hidden in th
 
 Camera reads (faces with a read confidence, ``TableState.read_confidence``):
 
-* A count rests on the detection of every card, not on what each face was read as: a face that is
-  there but misread is still one card. So a count is not capped by the faces' read confidence (their
-  identity). Measured on the sample footage's camera states (322 zone views in plain view, each
-  against the true state of its frame): no zone showed more cards than it held, 17 of 61 face zones
-  showed fewer (faces missed in a pile), and the 60 faces read below 0.7 were all cards that lay there.
+* A short count rests on the detection of every card, not on what each face was read as: a face
+  that is there but misread is still one card, so a shortage is not capped by the faces' read
+  confidence (their identity). An *excess* of faces is: two reads of one card that disagree (a
+  four-corner deck's top index read Ts, its bottom one Tc) are two faces until the pipeline joins
+  them (``vision.pipeline``), so an excess seen in the view that showed it is capped by that view's
+  lowest read (s02 with classifier cls 10: a false 7-card hand at read 0.50). Measured on the sample
+  footage's camera states with cls 9 (322 zone views in plain view, each against the true state of
+  its frame): no zone showed more cards than it held, 17 of 61 face zones showed fewer (faces missed
+  in a pile), and the 60 faces read below 0.7 were all cards that lay there.
   What makes a count doubtful is what the camera did not see - a zone hidden or not read again (an
   excess then: 0.5), or a face it missed, which has no confidence at all (a shortage: below).
 * A *shortage* seen only in faces (no area too full) rests on every face having been found, and
@@ -76,6 +80,10 @@ class CardCount(Check):
         out = []
         for p in rnd.positions.values():
             if p.max_total > rnd.hand_size and self.once(rnd, p.name):
+                # an excess of faces rests on each being another card: two reads of one card that
+                # disagree are two faces (the lowest read of the view caps it; module docstring)
+                sure = 0.5 if p.hidden else 1.0
+                read = p.read_confidence if p.total == p.max_total else None
                 out.append(
                     self.finding(
                         rnd,
@@ -84,7 +92,7 @@ class CardCount(Check):
                         frame=p.max_total_frame,
                         expected=f"{rnd.hand_size} cards at {p.name}",
                         observed=f"{p.max_total} cards at {p.name}",
-                        confidence=0.5 if p.hidden else 1.0,
+                        confidence=sure if read is None else min(sure, read),
                     )
                 )
         return out
