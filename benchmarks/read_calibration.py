@@ -1,0 +1,97 @@
+"""How sure a card read is, and how often it is right: the shipped detector's raw index reads on
+held-out-deck zone crops, by read confidence.
+
+    .venv/bin/python benchmarks/read_calibration.py --data D5 [--models models]
+
+``D5`` is a ``paigow-monitor export-table-training`` folder (its ``zones/`` are the held-out
+rounds' whole region crops with their truth). Every index read (before a card's two indices are
+joined; backs left out) is scored as ``eval-detector`` scores one: right when that card is in
+the frame, labelled, and the read's centre lies on it; wrong when not; neither when the card lies
+there too covered to be labelled. The confidence is what the pipeline passes on
+(``TableState.card_confidence``): the stage-1 score x the classifier's p. Printed for cuts of it,
+and of p alone: the share of reads kept and how many of those are right - what
+``MonitorConfig.review_below`` and ``PipelineConfig.min_confidence`` gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CUTS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, required=True, help="an export-table-training folder")
+    ap.add_argument("--models", type=Path, default=None, help="folder with the detector (default: models/)")
+    args = ap.parse_args()
+
+    import cv2
+
+    from render.training import Scene
+    from vision.detections import BACK_CLASS, Detections
+    from vision.detector import OnnxCardDetector, load_detector
+    from vision.training import _match_image
+
+    zones = sorted((args.data / "zones").glob("*.jpg"))
+    if not zones:
+        print(f"{args.data}: no zones/*.jpg (run paigow-monitor export-table-training)", file=sys.stderr)
+        return 2
+    det = load_detector(args.models, conf=0.3, tile=True, cls_conf=0.3)
+
+    # the stage-1 score of each index box, kept as stage 2 reads it (a read's confidence is score x p)
+    scores: dict[tuple[float, ...], float] = {}
+    read = OnnxCardDetector._read_indices
+
+    def keep_scores(
+        self: OnnxCardDetector, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
+    ) -> Detections:
+        scores.clear()
+        scores.update({tuple(np.round(b, 2).tolist()): float(s) for b, s in zip(xyxy, score, strict=True)})
+        return read(self, image, xyxy, cls, score)
+
+    OnnxCardDetector._read_indices = keep_scores  # type: ignore[method-assign]
+    rows: list[tuple[float, float, bool]] = []
+    for p in zones:
+        scene = Scene.model_validate_json(p.with_suffix(".json").read_text())
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            print(f"{p}: not a readable image", file=sys.stderr)
+            return 2
+        raw = det.detect_raw(img)
+        for i in range(len(raw)):
+            if raw.class_id[i] == BACK_CLASS:
+                continue
+            m = _match_image(raw[i : i + 1], scene)
+            right, wrong = sum(m["tp"].values()), sum(m["fp"].values())
+            if right + wrong == 0:
+                continue  # a card too covered to be labelled: neither
+            s = scores.get(tuple(np.round(raw.xyxy[i], 2).tolist()))
+            conf = float(raw.confidence[i])
+            rows.append((conf, conf / s if s else float("nan"), right > 0))
+    a = np.array(rows, dtype=float).reshape(-1, 3)
+    ok = a[:, 2] > 0
+    print(f"{args.data}: {len(a)} index reads on {len(zones)} held-out zone crops")
+    for name, v in (("read confidence (stage-1 score x p)", a[:, 0]), ("classifier p alone", a[:, 1])):
+        print(name)
+        for lo in CUTS:
+            m = v >= lo
+            if not m.any():
+                print(f"  >= {lo}: none")
+                continue
+            print(
+                f"  >= {lo}: kept {m.mean():.3f}, right {ok[m].mean():.4f} "
+                f"({int((~ok[m]).sum())} wrong of {int(m.sum())})"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
