@@ -237,6 +237,27 @@ def test_chips_against_the_felt() -> None:
         assert chips_present(r.rectify(f), mask, felt) == (n == 2)
 
 
+def test_an_arm_shadow_on_an_empty_circle_is_felt_and_a_dark_chip_is_still_a_chip() -> None:
+    # s10: the dealer's arm shaded seat 3's empty payout spot (the felt x 0.65) and it read as a payout
+    rng = np.random.default_rng(0)
+    felt_bgr = np.array([40, 120, 45], np.float32)
+    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
+    felt = FeltModel.learn([crop])
+    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))  # the disc
+    assert not chips_present(crop, mask, felt)
+    shaded = crop.copy()
+    shaded[:, 10:50] = (shaded[:, 10:50].astype(np.float32) * 0.65).astype(np.uint8)  # across the crop
+    assert not chips_present(shaded, mask, felt)
+    for chip in ((35, 35, 35), (40, 40, 210), (190, 90, 30), (20, 150, 230), (30, 90, 30)):
+        stacked = crop.copy()
+        stacked[18:42, 18:42] = chip  # a black, red, blue, orange or dark green (felt-hued) chip
+        assert chips_present(stacked, mask, felt), chip
+        # under the shadow a chip of another colour is still a chip
+        if chip != (30, 90, 30):
+            stacked[:, 10:50] = (stacked[:, 10:50].astype(np.float32) * 0.65).astype(np.uint8)
+            assert chips_present(stacked, mask, felt), chip
+
+
 def test_felt_model_ignores_a_minority_of_other_colours() -> None:
     img = np.full((50, 50, 3), (40, 100, 30), np.uint8)
     img[:10] = (0, 0, 255)

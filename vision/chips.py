@@ -20,6 +20,12 @@ class FeltModel:
     median_lab: np.ndarray  # (3,)
     spread: float  # robust spread of felt pixels' Lab distance to the median
 
+    @property
+    def median_bgr(self) -> np.ndarray:
+        """The felt's median colour in BGR (float32, (3,))."""
+        lab = np.clip(np.round(self.median_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(3).astype(np.float32)
+
     @classmethod
     def learn(cls, crops: list[np.ndarray]) -> FeltModel:
         """Felt statistics from crops that are mostly felt (the card and bet regions of a frame)."""
@@ -44,12 +50,36 @@ def inner_mask(size: tuple[int, int], polygon: np.ndarray, shrink: float = 0.7) 
     return mask
 
 
-def chips_present(crop: np.ndarray, mask: np.ndarray, felt: FeltModel, *, min_fraction: float = 0.2) -> bool:
-    """Whether the masked part of a bet-circle crop holds chips (differs from the felt)."""
+def chips_present(
+    crop: np.ndarray,
+    mask: np.ndarray,
+    felt: FeltModel,
+    *,
+    min_fraction: float = 0.2,
+    shade_outside: float = 0.1,
+) -> bool:
+    """Whether the masked part of a bet-circle crop holds chips (differs from the felt).
+
+    Felt in a shadow (the dealer's arm between the light and a payout spot) is the felt's colour
+    darkened, its hue kept: the felt's BGR colour scaled by 0.35-0.95, within the felt's spread (s10:
+    an arm's shadow over seat 3's empty payout spot read as a payout). A chip of the felt's own hue,
+    darker, looks the same pixel by pixel; but a shadow is cast by an arm and reaches beyond the
+    circle, while a stack lies inside it. So scaled felt in the disc counts as felt only when the
+    crop around the disc is shaded too (``shade_outside`` of it)."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     d = np.linalg.norm(lab - felt.median_lab, axis=2)
     sel = mask > 0
     if not sel.any():
         return False
-    off = d[sel] > max(20.0, 2.5 * felt.spread)
+    thr = max(20.0, 2.5 * felt.spread)
+    off_all = d > thr
+    off = off_all[sel]
+    if off.any() and (~sel).any():
+        f = felt.median_bgr
+        px = crop.reshape(-1, 3).astype(np.float32)
+        k = px @ f / float(f @ f)
+        resid = np.linalg.norm(px - k[:, None] * f, axis=1)
+        shade = (off_all.reshape(-1) & (k >= 0.35) & (k <= 0.95) & (resid <= thr)).reshape(d.shape)
+        if shade[~sel].mean() >= shade_outside:
+            off = off & ~shade[sel]
     return bool(off.mean() >= min_fraction)
