@@ -8,7 +8,7 @@ import numpy as np
 from test_pipeline_synth import ColourDetector, SynthTable, make_layout
 
 from vision.detections import CLASSES, Detections
-from vision.pipeline import PipelineConfig, TablePipeline, merge_card_indices
+from vision.pipeline import PipelineConfig, TablePipeline, card_centres, merge_card_indices
 from vision.state import UNREAD, TableState
 
 CFG = PipelineConfig(analyse_fps=None)
@@ -54,6 +54,23 @@ def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -
     # the next card of a spread (a fifth of a card aside), or a card half a card lower, is another card
     assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 121, 120, 0.6)), PX_PER_MM)) == 2
     assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 100, 60, 0.6)), PX_PER_MM)) == 2
+
+
+def test_a_card_read_by_its_top_index_is_placed_by_its_body_below() -> None:
+    # s13: face-up dealt cards fanned across the deal spot; only their top indices are read, and
+    # those lie in the high area above it. Where the card's blank white lies below the index and felt
+    # above, the card's middle is its place; where the picture below is no blank card, the index's.
+    crop = np.zeros((400, 300, 3), np.uint8)
+    crop[:] = (40, 120, 45)  # felt
+    crop[100:242, 50:152] = (245, 245, 245)  # a card, 101.6 x 142.2 px at 1.6 px/mm
+    d = _dets(("7c", 54, 104, 0.8))
+    (cx, cy), *_ = card_centres(crop, d, PX_PER_MM)
+    assert abs(cx - (54 + 0.45 * 101.6)) < 1 and abs(cy - (104 + 0.45 * 142.2)) < 1
+    crop[150:190, 50:152] = (40, 40, 200)  # a picture where the probe looks: not a blank card
+    assert card_centres(crop, d, PX_PER_MM).tolist() == d.centers.tolist()
+    crop[150:190, 50:152] = (245, 245, 245)
+    crop[40:80, 40:160] = (245, 245, 245)  # another card above: which way is unclear, kept
+    assert card_centres(crop, d, PX_PER_MM).tolist() == d.centers.tolist()
 
 
 class _SureOf(ColourDetector):

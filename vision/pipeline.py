@@ -289,6 +289,42 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     return Detections(xyxy[keep], dets.class_id[keep], conf[keep])
 
 
+def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
+    """Where each card lies, for its zone: a card read by one index only is reported with that
+    index's box, at the card's corner. An upright card's top-left index has the card's body below
+    it: where the crop a third of a card below the index is a card's blank white and above it is
+    not, the card's middle is used (s13: face-up dealt cards fanned across the deal spot were put
+    in the high area by their top indices). Else the index's own centre is kept (a court card's
+    picture below; the other corner's index, whose body lies above: not guessed, since above a
+    low hand's index lie the high hand's cards)."""
+    centres = dets.centers.copy()
+    if not len(dets):
+        return centres
+    cw, ch = (px_per_mm * m for m in _CARD_MM)
+    h, w = crop.shape[:2]
+    lab: np.ndarray | None = None
+    for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
+        if dets.class_id[i] == BACK_CLASS or (y1 - y0) > 0.6 * ch:
+            continue  # a back is boxed whole; a box this tall already spans the card
+        if lab is None:
+            lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
+        cx = round((x0 + x1) / 2)
+        body = []
+        for y in (y1 + 0.3 * ch, y0 - 0.3 * ch):
+            yi = round(y)
+            if not (3 <= cx < w - 3 and 7 <= yi < h - 7):
+                body.append(None)
+                continue
+            # a 7 x 15 px patch, mostly white: a card's blank body, not a printed line on the felt
+            patch = lab[yi - 7 : yi + 8, cx - 3 : cx + 4].reshape(-1, 3)
+            white = (patch[:, 0] > 170) & (np.abs(patch[:, 1:] - 128).max(axis=1) < 25)
+            body.append(bool(white.mean() >= 0.6))
+        below, above = body
+        if below is True and above is not True:
+            centres[i] = (x0 + 0.45 * cw, y0 + 0.45 * ch)
+    return centres
+
+
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
     ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
@@ -561,7 +597,7 @@ class TablePipeline:
         if r.kind == "cards":
             dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
             self._last_boxes = dets.xyxy
-            zones = r.assign(dets.centers)
+            zones = r.assign(card_centres(crop, dets, r.px_per_mm))
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
