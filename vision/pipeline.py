@@ -293,14 +293,14 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
     it: where the crop a third of a card below the index is a card's blank white and above it is
-    not, the card's middle is used (s13: face-up dealt cards fanned across the deal spot were put
+    not, the card's middle height is used (s13: face-up dealt cards fanned across the deal spot were put
     in the high area by their top indices). Else the index's own centre is kept (a court card's
     picture below; the other corner's index, whose body lies above: not guessed, since above a
     low hand's index lie the high hand's cards)."""
     centres = dets.centers.copy()
     if not len(dets):
         return centres
-    cw, ch = (px_per_mm * m for m in _CARD_MM)
+    ch = px_per_mm * _CARD_MM[1]
     h, w = crop.shape[:2]
     lab: np.ndarray | None = None
     for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
@@ -321,7 +321,7 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
             body.append(bool(white.mean() >= 0.6))
         below, above = body
         if below is True and above is not True:
-            centres[i] = (x0 + 0.45 * cw, y0 + 0.45 * ch)
+            centres[i, 1] = y0 + 0.45 * ch  # down only: a four-corner deck's index may be top-right
     return centres
 
 
