@@ -82,13 +82,13 @@ def main() -> int:
     for name, v in (("read confidence (stage-1 score x p)", a[:, 0]), ("classifier p alone", a[:, 1])):
         print(name)
         for lo in CUTS:
-            m = v >= lo
-            if not m.any():
+            kept = v >= lo
+            if not kept.any():
                 print(f"  >= {lo}: none")
                 continue
             print(
-                f"  >= {lo}: kept {m.mean():.3f}, right {ok[m].mean():.4f} "
-                f"({int((~ok[m]).sum())} wrong of {int(m.sum())})"
+                f"  >= {lo}: kept {kept.mean():.3f}, right {ok[kept].mean():.4f} "
+                f"({int((~ok[kept]).sum())} wrong of {int(kept.sum())})"
             )
     return 0
 

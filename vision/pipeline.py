@@ -309,7 +309,7 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
         if lab is None:
             lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
         cx = round((x0 + x1) / 2)
-        body = []
+        body: list[bool | None] = []
         for y in (y1 + 0.3 * ch, y0 - 0.3 * ch):
             yi = round(y)
             if not (3 <= cx < w - 3 and 7 <= yi < h - 7):
