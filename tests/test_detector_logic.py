@@ -182,3 +182,19 @@ def test_a_box_much_shorter_than_the_other_indices_is_also_read_grown_to_their_s
     assert down == [100, 10, 112, 40] and up == [100, -1, 112, 29]  # 30 px, either way up
     assert _regrown(boxes[:2]) == []  # two indices do not tell the size
     assert _regrown(boxes[:3]) == []  # none short
+
+
+def test_an_index_box_inside_a_larger_one_is_not_read_again() -> None:
+    from vision.detector import _contained
+
+    boxes = np.array(
+        [
+            [232, 236, 252, 280],  # a whole index
+            [235, 237, 249, 256],  # its rank boxed again, inside it
+            [260, 237, 278, 273],  # the next card's index: overlapping, not inside
+            [262, 238, 276, 300],  # a taller box mostly overlapping the previous one, not inside it
+        ],
+        np.float32,
+    )
+    assert _contained(boxes).tolist() == [False, True, False, False]
+    assert _contained(boxes[:1]).tolist() == [False]

@@ -222,6 +222,26 @@ def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[flo
     return canvas, s, (float(px), float(py))
 
 
+def _contained(boxes: np.ndarray, share: float = 0.8) -> np.ndarray:
+    """Index boxes lying mostly (``share`` of their area) inside a larger index box: stage 1 boxing
+    the rank of an index again inside the box of the whole index (tiles overlap, NMS keeps both as
+    their IoU is low). Read on its own, such a box is half an index: at best the same card again,
+    at worst another card read in the same place (an extra face)."""
+    n = len(boxes)
+    out = np.zeros(n, bool)
+    if n < 2:
+        return out
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    for i in range(n):
+        ix = np.clip(np.minimum(boxes[i, 2], boxes[:, 2]) - np.maximum(boxes[i, 0], boxes[:, 0]), 0, None)
+        iy = np.clip(np.minimum(boxes[i, 3], boxes[:, 3]) - np.maximum(boxes[i, 1], boxes[:, 1]), 0, None)
+        inter = ix * iy
+        bigger = (area > area[i]) & (inter >= share * max(float(area[i]), 1e-6))
+        bigger[i] = False
+        out[i] = bool(bigger.any())
+    return out
+
+
 def _regrown(boxes: np.ndarray, short: float = 0.75) -> list[tuple[int, np.ndarray]]:
     """Alternative boxes for index boxes much shorter than the others of the same image.
 
@@ -394,6 +414,8 @@ class OnnxCardDetector:
         if not idx.any():
             return backs
         boxes, det_conf = xyxy[idx], score[idx]
+        inside = _contained(boxes)
+        boxes, det_conf = boxes[~inside], det_conf[~inside]
         views, owner = [*boxes], list(range(len(boxes)))
         if self.regrow_short:
             for i, grown in _regrown(boxes):
