@@ -54,6 +54,13 @@ def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -
     # the next card of a spread (a fifth of a card aside), or a card half a card lower, is another card
     assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 121, 120, 0.6)), PX_PER_MM)) == 2
     assert len(merge_card_indices(_dets(("Ts", 100, 10, 0.7), ("Tc", 100, 60, 0.6)), PX_PER_MM)) == 2
+    # whole-card boxes (ground-truth boxes, a pile in one column) are cards, not a card's two ends
+    cards = Detections(
+        np.array([[100, 10, 202, 152], [100, 25, 202, 167]], np.float32),
+        np.array([CLASSES.index("Ts"), CLASSES.index("Tc")]),
+        np.array([0.9, 0.9]),
+    )
+    assert len(merge_card_indices(cards, PX_PER_MM)) == 2
 
 
 def test_a_card_read_by_its_top_index_is_placed_by_its_body_below() -> None:

@@ -222,10 +222,14 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     no two cards share that. The two reads disagree (s02: a dondorf Ts read Tc at its bottom end, an
     extra card to the count): the surer class is kept, with the confidence two independent reads
     leave it, a(1-b) / (a(1-b) + b(1-a)) (0.73 against 0.51: 0.72; equal reads: 0.5)."""
-    faces = np.flatnonzero(dets.class_id != BACK_CLASS)
+    lo, hi = (f * px_per_mm * _CARD_MM[1] for f in (0.8, 1.12))
+    # index-sized reads only: whole-card boxes (a detector that boxes cards, ground-truth boxes) of
+    # cards piled in one column would otherwise be joined
+    faces = np.flatnonzero(
+        (dets.class_id != BACK_CLASS) & (dets.xyxy[:, 3] - dets.xyxy[:, 1] < 0.5 * px_per_mm * _CARD_MM[1])
+    )
     if len(faces) < 2:
         return dets
-    lo, hi = (f * px_per_mm * _CARD_MM[1] for f in (0.8, 1.12))
     keep = np.ones(len(dets), bool)
     cls, conf = dets.class_id.copy(), dets.confidence.copy()
     xyxy = dets.xyxy.copy()
