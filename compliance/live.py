@@ -165,12 +165,7 @@ def stream_frames(
         ) from e
     src: str | int = int(source) if source.isdigit() else source
     paced = realtime and not (isinstance(src, int) or "://" in source)
-    frames = (
-        watch(src, layout, detector=detector, pace=speed)
-        if paced
-        else watch(src, layout, detector=detector)  # (test doubles of watch take no pace)
-    )
-    for r in frames:
+    for r in watch(src, layout, detector=detector, pace=speed if paced else None):
         yield StreamFrame(r.state, r.image, time.time())
 
 

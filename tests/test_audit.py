@@ -177,7 +177,9 @@ def test_vision_mode_runs_the_pipeline_on_each_video(
     make_clip(src, "v", pattern=(True,), video=True)
     seen: list[object] = []
 
-    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+    def watch(
+        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+    ) -> Iterator[SimpleNamespace]:
         seen.append(source)
         for st in clip_states(pattern=(True,)):
             yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))

@@ -211,7 +211,9 @@ def test_vision_pipeline_frames_feed_the_same_monitor(
     lay = write_layout(tmp_path / "layout.yaml")
     calls: list[object] = []
 
-    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+    def watch(
+        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+    ) -> Iterator[SimpleNamespace]:
         calls.append(source)
         for st in clip_states(pattern=(True,)):
             yield SimpleNamespace(state=st, image=np.full((160, 320, 3), 200, np.uint8))
@@ -296,7 +298,9 @@ def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
         made.append(FakeMonitor(layout))
         return made[-1]
 
-    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+    def watch(
+        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+    ) -> Iterator[SimpleNamespace]:
         for _clip in range(2):
             for st in clip_states(pattern=(True,)):
                 yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
@@ -399,7 +403,9 @@ def test_pipeline_failure_mid_stream_is_named_and_keeps_the_alerts(
 ) -> None:
     write_layout(tmp_path / "layout.yaml")
 
-    def watch(source: object, layout: TableLayout, *, detector: object = None) -> Iterator[SimpleNamespace]:
+    def watch(
+        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+    ) -> Iterator[SimpleNamespace]:
         for st in clip_states(pattern=(True,))[:4]:
             yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
         raise RuntimeError("camera 0: stream lost after 8 reconnect tries")

@@ -24,6 +24,11 @@ JOKER_CLASS = 52
 BACK_CLASS = 53
 
 
+def union_box(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest xyxy box holding boxes ``a`` and ``b`` (float32)."""
+    return np.concatenate([np.minimum(a[:2], b[:2]), np.maximum(a[2:], b[2:])]).astype(np.float32)
+
+
 @dataclass
 class Detections:
     xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.detections import BACK_CLASS, Detections
+from vision.detections import BACK_CLASS, Detections, union_box
 
 __all__ = [
     "DEFAULT_MODELS_DIR",
@@ -187,15 +187,13 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
                 k = int(np.argmin(d))
                 j = cand[k]
                 size = max(float(sizes[i]), float(sizes[j]))
-                union = np.concatenate(
-                    [np.minimum(box[:2], group.xyxy[j, :2]), np.maximum(box[2:], group.xyxy[j, 2:])]
-                )
+                union = union_box(box, group.xyxy[j])
                 span = sorted((float(union[2] - union[0]), float(union[3] - union[1])))
                 fits = span[0] <= _CARD_SPAN[0] * size and span[1] <= _CARD_SPAN[1] * size
                 if d[k] > merge_distance * size or (partners and not fits):
                     break
                 used[j] = True
-                box = union.astype(np.float32)
+                box = union
                 partners += 1
             out_xyxy.append(box)
             out_cls.append(int(c))

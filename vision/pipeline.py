@@ -43,7 +43,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import BACK_CLASS, CardDetector, Detections
+from vision.detections import BACK_CLASS, CardDetector, Detections, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import TableLayout
 from vision.sources import iter_frames
@@ -239,9 +239,7 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
                 continue
             wi, wj = xyxy[i, 2] - xyxy[i, 0], xyxy[j, 2] - xyxy[j, 0]
             index_w = min(wi, wj)
-            union = np.concatenate(
-                [np.minimum(xyxy[i, :2], xyxy[j, :2]), np.maximum(xyxy[i, 2:], xyxy[j, 2:])]
-            )
+            union = union_box(xyxy[i], xyxy[j])
             same_column = (
                 abs(float(xyxy[i, 0] - xyxy[j, 0])) < 0.5 * index_w
                 and union[2] - union[0] < max(wi, wj) + 0.5 * index_w
@@ -282,9 +280,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
             for j in idx:
                 if j == i or not keep[j]:
                     continue
-                box = np.concatenate(
-                    [np.minimum(xyxy[i, :2], xyxy[j, :2]), np.maximum(xyxy[i, 2:], xyxy[j, 2:])]
-                )
+                box = union_box(xyxy[i], xyxy[j])
                 w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
                 if w <= short and h <= long_:
                     xyxy[i] = box
@@ -306,12 +302,9 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
         return centres
     ch = px_per_mm * _CARD_MM[1]
     h, w = crop.shape[:2]
-    lab: np.ndarray | None = None
     for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
         if dets.class_id[i] == BACK_CLASS or (y1 - y0) > 0.6 * ch:
             continue  # a back is boxed whole; a box this tall already spans the card
-        if lab is None:
-            lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
         cx = round((x0 + x1) / 2)
         body: list[bool | None] = []
         for y in (y1 + 0.3 * ch, y0 - 0.3 * ch):
@@ -320,7 +313,8 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
                 body.append(None)
                 continue
             # a 7 x 15 px patch, mostly white: a card's blank body, not a printed line on the felt
-            patch = lab[yi - 7 : yi + 8, cx - 3 : cx + 4].reshape(-1, 3)
+            bgr = np.ascontiguousarray(crop[yi - 7 : yi + 8, cx - 3 : cx + 4])
+            patch = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.int16).reshape(-1, 3)
             white = (patch[:, 0] > 170) & (np.abs(patch[:, 1:] - 128).max(axis=1) < 25)
             body.append(bool(white.mean() >= 0.6))
         below, above = body
