@@ -92,26 +92,24 @@ def _figures(name: str, timed: list[tuple[str, float | None, float]]) -> None:
             continue
         what = "alert(s)" if status == "alert" else "review item(s)"
         if lat:
-            ms = sorted(x * 1000 for x in lat)
-            within = sum(x <= 1000 for x in ms)
-            print(
-                f"[{name}] {len(delays)} {what}; breach frame arrival -> on disk, ms: median "
-                f"{statistics.median(ms):.1f}, max {ms[-1]:.1f}; within 1 s: {within}/{len(ms)}"
-            )
+            print(f"[{name}] {len(delays)} {what}; breach frame arrival -> on disk, ms: {_ms(lat)}")
         print(
             f"[{name}]   of which the monitor's confirmation (footage s from breach frame to the frame it "
             f"was raised at): median {statistics.median(delays):.3f}, max {max(delays):.3f}"
         )
 
 
+def _ms(lat: list[float]) -> str:
+    """Latencies (seconds) as "median M, max X; within 1 s: n/N", in ms."""
+    ms = sorted(x * 1000 for x in lat)
+    within = sum(x <= 1000 for x in ms)
+    return f"median {statistics.median(ms):.1f}, max {ms[-1]:.1f}; within 1 s: {within}/{len(ms)}"
+
+
 def _truth_figures(name: str, lat: list[float]) -> None:
     if lat:
-        ms = sorted(x * 1000 for x in lat)
-        print(
-            f"[{name}] alerts timed from the truth's breach frame (the first frame that shows it): ms "
-            f"median {statistics.median(ms):.1f}, max {ms[-1]:.1f}; within 1 s: "
-            f"{sum(x <= 1000 for x in ms)}/{len(ms)}"
-        )
+        what = "alerts timed from the truth's breach frame (the first frame that shows it)"
+        print(f"[{name}] {what}: ms {_ms(lat)}")
 
 
 def main() -> int:
