@@ -63,6 +63,33 @@ def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -
     assert len(merge_card_indices(cards, PX_PER_MM)) == 2
 
 
+def test_a_third_index_read_inside_a_card_boxed_corner_to_corner_is_that_card() -> None:
+    # s02 (dondorf, an index in every corner): As boxed from its top-left to its bottom-right index,
+    # its top-right index read Ac at 0.42 inside that box: one card (not a seventh in a 6-card hand)
+    card = [100, 200, 202, 342]  # 101.6 x 142.2 px at 1.6 px/mm
+    d = Detections(
+        np.array([card, [186, 202, 200, 232], [60, 10, 75, 40]], np.float32),
+        np.array([CLASSES.index("As"), CLASSES.index("Ac"), CLASSES.index("Qc")]),
+        np.array([0.55, 0.42, 0.85]),
+    )
+    m = merge_card_indices(d, PX_PER_MM)
+    assert sorted(m.labels) == ["As", "Qc"]
+    ace = m[np.array([lab == "As" for lab in m.labels])]
+    assert ace.xyxy[0].tolist() == card
+    assert abs(float(ace.confidence[0]) - 0.55 * 0.58 / (0.55 * 0.58 + 0.42 * 0.45)) < 1e-5
+    # the surer read names the card
+    d.confidence[:] = [0.45, 0.7, 0.85]
+    assert sorted(merge_card_indices(d, PX_PER_MM).labels) == ["Ac", "Qc"]
+    # an index that only touches the card's box (the next card of a spread, its index beside the
+    # top card's edge) is another card
+    beside = Detections(
+        np.array([card, [190, 202, 215, 232]], np.float32),
+        np.array([CLASSES.index("As"), CLASSES.index("7h")]),
+        np.array([0.55, 0.42]),
+    )
+    assert sorted(merge_card_indices(beside, PX_PER_MM).labels) == ["7h", "As"]
+
+
 def test_a_card_read_by_its_top_index_is_placed_by_its_body_below() -> None:
     # s13: face-up dealt cards fanned across the deal spot; only their top indices are read, and
     # those lie in the high area above it. Where the card's blank white lies below the index and felt

@@ -102,7 +102,17 @@ class PipelineConfig(BaseModel):
     sleeve_tolerance: int = Field(40, ge=1)
     hold_frames: int = Field(2, ge=1, description="analysed frames a zone's new content must hold")
     hold_s: float = Field(0.0, ge=0, description="seconds a zone's new content must hold")
-    min_confidence: float = Field(0.5, ge=0, le=1)
+    min_confidence: float = Field(
+        0.4,
+        ge=0,
+        le=1,
+        description="reads less sure than this (stage-1 score x classifier p) are dropped. 0.4: on held-out "
+        "decks (benchmarks/read_calibration.py --data D5, cls 10) reads at 0.4-0.5 were 82 % right and "
+        "at 0.3-0.4 70 %; a dropped read is a card missing for sure, a kept one a card right or wrong, "
+        "and a wrong card in a rebuilt hand is silent where a missing one is seen (CARD-COUNT): 0.4 "
+        "keeps the reads right four times in five. Every finding resting on a read below "
+        "MonitorConfig.review_below (0.7) is a review item, not an alert",
+    )
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
     card_px_per_mm: float | None = Field(
@@ -253,6 +263,45 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     return Detections(xyxy[keep], cls[keep], conf[keep])
 
 
+def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) -> Detections:
+    """An index-sized face read lying inside another face read's card-long box is that card, read
+    again at another corner.
+
+    A card-long box is one card already: its two index corners joined, or a card boxed whole. A deck
+    with an index in every corner shows a third one inside it (s02, dondorf: an Ace of spades boxed
+    corner to corner, its top-right index read Ac at 0.42: a seventh card in a six-card hand, a false
+    CARD-COUNT). In a spread the cards below the top one show their indices outside its box (the
+    visible part), so no other card's index lies inside. Different classes only (one class is
+    ``merge_card_indices``' case): the surer class is kept, with the two-read confidence of
+    ``_join_card_ends``."""
+    long_ = px_per_mm * _CARD_MM[1]
+    faces = dets.class_id != BACK_CLASS
+    side = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], dets.xyxy[:, 3] - dets.xyxy[:, 1])
+    cards = np.flatnonzero(faces & (side >= 0.8 * long_))
+    small = np.flatnonzero(faces & (side < 0.5 * long_))
+    if not len(cards) or not len(small):
+        return dets
+    keep = np.ones(len(dets), bool)
+    cls, conf = dets.class_id.copy(), dets.confidence.copy()
+    for i in cards:
+        for j in small:
+            if not keep[j] or cls[i] == cls[j]:
+                continue
+            a_box, b_box = dets.xyxy[i], dets.xyxy[j]
+            iw = max(0.0, float(min(a_box[2], b_box[2]) - max(a_box[0], b_box[0])))
+            ih = max(0.0, float(min(a_box[3], b_box[3]) - max(a_box[1], b_box[1])))
+            area = float((b_box[2] - b_box[0]) * (b_box[3] - b_box[1]))
+            if area <= 0 or iw * ih < share * area:
+                continue
+            a, b = float(conf[i]), float(conf[j])
+            if b > a:
+                cls[i] = cls[j]
+                a, b = b, a
+            conf[i] = a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
+            keep[j] = False
+    return Detections(dets.xyxy[keep], cls[keep], conf[keep])
+
+
 def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -> Detections:
     """One detection per card where the detector found more than two indices of it.
 
@@ -263,7 +312,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     ``px_per_mm``, either way round) are one card: union box, best confidence. Two cards of the
     same face apart by more than a card (a real duplicate dealt to the same hand) stay two.
     """
-    dets = _join_card_ends(dets, px_per_mm)
+    dets = _join_inner_reads(_join_card_ends(dets, px_per_mm), px_per_mm)
     faces = dets.class_id != BACK_CLASS
     if len(dets) < 2 or len(np.unique(dets.class_id[faces])) == int(faces.sum()):
         return dets
