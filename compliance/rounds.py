@@ -482,6 +482,7 @@ class RoundTracker:
         self._mark_hidden(state, hidden)
         events = self._apply(changes, state)
         self._mark_hidden(state, hidden)
+        self._refresh_reads(seen)
         return events
 
     def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:
@@ -762,7 +763,28 @@ class RoundTracker:
 
     def _sync(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
         p.dealt, p.high, p.low = self._cards(p.name)
-        got = self._read_of(ch.zone, ch.new)
+        self._set_reads(p, self._read_of(ch.zone, ch.new))
+        p.faces_seen |= {c for c in p.cards if _is_face(c)}
+        if p.total > p.max_total:
+            p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
+        self._sync_rest(p, ch, rnd)
+
+    def _refresh_reads(self, seen: set[str]) -> None:
+        """A later state showing a position's accepted cards again gives their reads afresh (the
+        reads of the latest state that showed them: a hand first read with doubt may be read surely
+        in a later view, CARD-COUNT)."""
+        rnd = self.current
+        if rnd is None:
+            return
+        for p in rnd.positions.values():
+            zone = f"{p.name}.cards"
+            if zone in seen and self._cards(p.name) == (p.dealt, p.high, p.low):
+                got = self._read_of(zone, (p.dealt, p.high, p.low))
+                if got is not None:
+                    self._set_reads(p, got)
+
+    @staticmethod
+    def _set_reads(p: PositionState, got: tuple[tuple[float | None, ...], tuple[Reads, ...]] | None) -> None:
         conf = got[0] if got is not None else (None, None, None)
         p.read_conf = (conf[0], conf[1], conf[2])
         per_card = got[1] if got is not None else ()
@@ -773,9 +795,8 @@ class RoundTracker:
                 for i, area in enumerate((p.dealt, p.high, p.low))
             ),
         )
-        p.faces_seen |= {c for c in p.cards if _is_face(c)}
-        if p.total > p.max_total:
-            p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
+
+    def _sync_rest(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
         if p.dealt_event is None and p.total > 0:
             p.dealt_earliest = None
             for cards_t, empty_t in reversed(self._windows.get(p.name, [])):

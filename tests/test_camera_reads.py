@@ -157,9 +157,16 @@ def _eighth_face() -> Table:
     """Seat 1 turned over showing eight faces: its seven and one more (a card read twice, say)."""
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
     t.dealer_set().turn(1)
-    extra = t._draw(1)[0]
-    t.place(1, [*t.seats[1].high, extra], t.seats[1].low).turn(3).collect_all().hold(1)
+    high = t.seats[1].high
+    t.place(1, [*high, _twin(high[0])], t.seats[1].low).turn(3).collect_all().hold(1)
     return t
+
+
+def _twin(card: str) -> str:
+    """The card of the same rank in the next suit: what a second read of ``card`` at its other end
+    may say (Ts read Tc)."""
+    suits = "shdc"
+    return card[0] + suits[(suits.index(card[1]) + 1) % 4]
 
 
 def test_an_excess_of_faces_rests_on_each_being_another_card() -> None:
@@ -170,6 +177,59 @@ def test_an_excess_of_faces_rests_on_each_being_another_card() -> None:
     assert doubt.status == "review" and doubt.confidence == 0.5
     [truth] = Run(_eighth_face()).of("CARD-COUNT")
     assert truth.confidence == 1.0 and truth.status == "alert"
+
+
+def test_a_doubted_excess_waits_for_a_surer_view_of_the_hand() -> None:
+    # s11 with reads kept down to 0.3: seat 5's eight faces were first seen with one read at 0.32,
+    # then again all sure; the surer view makes the alert, at its own time
+    t = _eighth_face()
+    first = next(st.t for st in t.states if len(st.seats[0].high) == 6)
+    t = camera(t)
+    t.states = [
+        st.model_copy(update={"read_confidence": {**st.read_confidence, "seat1.high": 0.32}})
+        if first <= st.t < first + 0.6
+        else st
+        for st in t.states
+    ]
+    [f] = camera_run(t).of("CARD-COUNT")
+    assert f.status == "alert" and f.confidence == SURE and f.t >= first + 0.6
+    # never seen surely: the surest view, for review, when the round ends
+    [doubt] = camera_run(camera(_eighth_face(), {"seat1.high": 0.32})).of("CARD-COUNT")
+    assert doubt.status == "review" and doubt.confidence == 0.32 and "8 cards" in doubt.observed
+
+
+def _second_low_face() -> Table:
+    """6-card game: seat 1 turned over showing its five high cards and two low ones (a four-corner
+    deck's low card read twice: s02's Ace, its third index read Ac)."""
+    t = Table("six-card", seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
+    t.expose_dealer().dealer_set()
+    setting = t.truth["seat1:set"]
+    high, low = setting[: setting.index("|")], setting[setting.index("|") + 1 :]
+    t.place(1, high, [*low, _twin(low[0])]).turn(3).collect_all().hold(1)
+    t.states = changes_only(t.states)
+    return t
+
+
+def test_a_hand_turned_up_with_a_face_too_many_rests_on_that_read() -> None:
+    [doubt] = camera_run(camera(_second_low_face(), {"seat1.low": 0.42})).of("CARD-COUNT")
+    assert doubt.status == "review" and doubt.confidence == 0.42 and "7 cards" in doubt.observed
+    [sure] = camera_run(camera(_second_low_face())).of("CARD-COUNT")
+    assert sure.status == "alert" and sure.confidence == SURE
+    [truth] = Run(_second_low_face()).of("CARD-COUNT")
+    assert truth.confidence == 1.0 and truth.status == "alert"
+
+
+def test_an_excess_of_faces_of_distinct_ranks_is_distinct_cards_however_doubtful_the_reads() -> None:
+    # s11: seat 5 turned up with eight faces of eight ranks, one read at 0.41 (a bellot pip card): a
+    # misread card is still a card, so the excess stands
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1)
+    high, low = t.seats[1].high, t.seats[1].low
+    ranks = {c[0] for c in [*high, *low]}
+    extra = next(r + "d" for r in "23456789TJQKA" if r not in ranks)
+    t.place(1, [*high, extra], low).turn(3).collect_all().hold(1)
+    [f] = camera_run(camera(t, {"seat1.high": 0.41})).of("CARD-COUNT")
+    assert f.status == "alert" and f.confidence == 1.0 and "8 cards" in f.observed
 
 
 def _set_then_covered() -> Table:

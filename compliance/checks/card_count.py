@@ -9,7 +9,9 @@ once per position per round:
 
 * too many: at any state, a position's areas together held more cards than a hand has (the most
   seen at once, ``PositionState.max_total``; backs count here, since a camera does not see backs
-  that are not there); evidence is the frame that first showed that many;
+  that are not there); evidence is the frame that first showed that many. On camera reads a view
+  whose faces are doubted (below) waits for a surer view of the same excess while the round lasts:
+  an alert as soon as one is sure enough, else the surest view as a review item at the round's end;
 * wrong split or count, on faces: at DEALER_SET the dealer's high/low (5 and 2/1), at
   PLAYER_EXPOSED a seat's high/low as the dealer turns them face up (on a face-up table: at the
   reveal, cards as set).
@@ -23,8 +25,14 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   that is there but misread is still one card, so a shortage is not capped by the faces' read
   confidence (their identity). An *excess* of faces is: two reads of one card that disagree (a
   four-corner deck's top index read Ts, its bottom one Tc) are two faces until the pipeline joins
-  them (``vision.pipeline``), so an excess seen in the view that showed it is capped by that view's
-  lowest read (s02 with classifier cls 10: a false 7-card hand at read 0.50). Measured on the sample
+  them (``vision.pipeline``). Such a pair shares the rank (the larger glyph, the surer part of a
+  read) and differs in suit, so an excess seen in a view with two faces of one rank is capped by
+  those faces' reads (``_twin_read``; s02 with classifier cls 10: a false 7-card hand, Ts and Tc at
+  0.50; with reads kept down to 0.3, a dondorf Ace's third corner index read Ac at 0.42 beside As),
+  at any state and when the dealer turns a hand up. Faces of distinct ranks are distinct cards
+  however doubtful each read is (s11: seat 5's eight faces, one bellot pip card read at 0.41, is a
+  true excess). A wrong split of the right number of faces is not capped: a read twice would need
+  a read missed too. Measured on the sample
   footage's camera states with cls 9 (322 zone views in plain view, each against the true state of
   its frame): no zone showed more cards than it held, 17 of 61 face zones showed fewer (faces missed
   in a pile), and the 60 faces read below 0.7 were all cards that lay there.
@@ -57,6 +65,33 @@ __all__ = ["CardCount"]
 SHORT_ON_CAMERA = 0.5
 
 
+def _twin_read(p: PositionState) -> float | None:
+    """How sure the camera is that a position's faces are as many cards as it shows: the lowest read
+    among faces that share a rank (None: no rank twice, or no reads). One card read twice - its two
+    ends, or a third corner index - gives the same rank with another suit (Ts and Tc, As and Ac: the
+    rank is the larger glyph and the surer part of a read), so only such a pair can be one card. A
+    face read with doubt but of a rank seen once is a card all the same (misread or not)."""
+    reads = [(c, r) for c, r in p.card_reads() if c != BACK]
+    ranks = [c[0] for c, _ in reads]
+    twins = [r for (c, r) in reads if ranks.count(c[0]) > 1]
+    if not twins:
+        return None
+    known = [r for r in twins if r is not None]
+    if known:
+        return min(known)
+    return p.read_confidence  # no card-by-card reads: the zones' lowest
+
+
+@dataclass
+class _Excess:
+    """The surest view so far of a position holding more cards than a hand (a doubted one waits)."""
+
+    n: int
+    t: float
+    frame: int
+    confidence: float
+
+
 @dataclass
 class _Short:
     """A shortage seen in camera reads at an exposure, judged when the round closes."""
@@ -73,29 +108,46 @@ class CardCount(Check):
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)
         self._short: dict[int, list[_Short]] = {}
+        self._excess: dict[tuple[int, str], _Excess] = {}
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
         if rnd is None:
             return []
         out = []
         for p in rnd.positions.values():
-            if p.max_total > rnd.hand_size and self.once(rnd, p.name):
-                # an excess of faces rests on each being another card: two reads of one card that
-                # disagree are two faces (the lowest read of the view caps it; module docstring)
-                sure = 0.5 if p.hidden else 1.0
-                read = p.read_confidence if p.total == p.max_total else None
-                out.append(
-                    self.finding(
-                        rnd,
-                        seat=p.seat,
-                        t=p.max_total_event_t,
-                        frame=p.max_total_frame,
-                        expected=f"{rnd.hand_size} cards at {p.name}",
-                        observed=f"{p.max_total} cards at {p.name}",
-                        confidence=sure if read is None else min(sure, read),
-                    )
-                )
+            key = (rnd.number, p.name)
+            if p.max_total <= rnd.hand_size or key in self._done or p.total <= rnd.hand_size:
+                continue
+            # an excess of faces rests on each being another card: two reads of one card that
+            # disagree are two faces of one rank (their reads cap it; module docstring). A view
+            # that doubts it is kept while a surer one may come (the same hand in a later state)
+            sure = 0.5 if p.hidden else 1.0
+            read = _twin_read(p)
+            first = p.total == p.max_total and key not in self._excess
+            view = _Excess(
+                n=p.total,
+                t=p.max_total_event_t if first else state.t,
+                frame=p.max_total_frame if first else state.frame,
+                confidence=sure if read is None else min(sure, read),
+            )
+            best = self._excess.get(key)
+            if best is None or view.confidence > best.confidence:
+                self._excess[key] = best = view
+            if best.confidence >= self.ctx.config.review_below:
+                out.append(self._excess_finding(rnd, p, self._excess.pop(key)))
         return out
+
+    def _excess_finding(self, rnd: RoundState, p: PositionState, view: _Excess) -> Finding:
+        self.once(rnd, p.name)
+        return self.finding(
+            rnd,
+            seat=p.seat,
+            t=view.t,
+            frame=view.frame,
+            expected=f"{rnd.hand_size} cards at {p.name}",
+            observed=f"{view.n} cards at {p.name}",
+            confidence=view.confidence,
+        )
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         if event.kind is EventKind.DEALER_SET or event.kind is EventKind.PLAYER_EXPOSED:
@@ -110,12 +162,23 @@ class CardCount(Check):
                 if not any(s.position == p.name for s in self._short.get(rnd.number, [])):
                     self._short.setdefault(rnd.number, []).append(_Short(p.name, event, high, low))
                 return []
-            f = self._split(rnd, p, event, high, low)
+            read = _twin_read(p) if high + low > rnd.hand_size and event.read_confidence is not None else None
+            if read is not None:
+                # a face too many in camera reads, with two faces of one rank: capped by their reads,
+                # as an excess in on_state is (two reads of one card are two faces; module docstring)
+                f = self._split(rnd, p, event, high, low, confidence=min(0.5 if p.hidden else 1.0, read))
+            else:
+                f = self._split(rnd, p, event, high, low)
             return [f] if f is not None else []
         return []
 
     def on_close(self, rnd: RoundState) -> list[Finding]:
         out = []
+        for (number, name), view in list(self._excess.items()):
+            if number == rnd.number:
+                del self._excess[(number, name)]
+                if (number, name) not in self._done:  # the best view of a doubted excess: for review
+                    out.append(self._excess_finding(rnd, rnd.positions[name], view))
         for s in self._short.pop(rnd.number, []):
             p = rnd.positions[s.position]
             n = s.high + s.low
