@@ -1,18 +1,32 @@
-"""Real card artwork: the SVG decks Debian's ``gnome-cards-data`` ships, rasterised and cut into cards.
+"""Real card artwork: the SVG decks of Debian's ``gnome-cards-data`` and ``kdegames-card-data-kf5``.
 
-Each ``/usr/share/aisleriot/cards/<deck>.svgz`` is one sheet of 13 x 5 cells: four suit rows (clubs,
-diamonds, hearts, spades) of Ace..King, then a row with the black Joker, the red Joker and the back.
-The whole sheet is rasterised with cairosvg and cut on that grid (``rsvg-convert -i ID`` gives wrong
-boxes on these sheets). Results are cached as PNG files so each deck is rasterised once.
+gnome: each ``/usr/share/aisleriot/cards/<deck>.svgz`` is one sheet of 13 x 5 cells: four suit rows
+(clubs, diamonds, hearts, spades) of Ace..King, then a row with the black Joker, the red Joker and the
+back. The whole sheet is rasterised with cairosvg and cut on that grid (``rsvg-convert -i ID`` gives
+wrong boxes on these sheets).
 
-Only the renderer and the detector training use this module; the runtime monitor never does.
-``scripts/setup.sh`` installs the Debian package.
+KDE: ``/usr/share/carddecks/svg-<dir>/`` holds one SVG whose elements are the cards, by id
+(``{1..10,jack,queen,king}_{club,diamond,heart,spade}``, ``back``, sometimes ``joker`` or
+``black_joker``/``red_joker``). Such a deck is named ``kde-<dir>`` here and each card is rasterised
+alone with ``rsvg-convert --export-id`` (Debian ``librsvg2-bin``), trimmed to its opaque pixels and
+checked (a card's shape, not a pip or a strip). Only the decks of ``KDE_DECKS`` are used; the others,
+with the reason, are in ``KDE_REFUSED``. No accepted KDE deck has a Joker (``CardArt.has_joker``).
+
+Results are cached as PNG files so each deck is rasterised once. Only the renderer and the detector
+training use this module; the runtime monitor never does. ``scripts/setup.sh`` installs the packages.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
+import math
 import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,18 +38,26 @@ from rules.cards import DECK, JOKER, Card
 
 __all__ = [
     "CARD_ASPECT",
+    "CLEAN_HELDOUT_DECKS",
     "DECK_DIR",
+    "HELD_OUT_DECKS",
+    "KDE_DECKS",
+    "KDE_DECK_DIR",
+    "KDE_REFUSED",
     "VALIDATION_DECKS",
     "ArtworkError",
     "CardArt",
     "available_decks",
+    "deck_has_joker",
     "load_deck",
     "train_decks",
 ]
 
 DECK_DIR = Path(os.environ.get("PAIGOW_CARD_DECKS", "/usr/share/aisleriot/cards"))
+KDE_DECK_DIR = Path(os.environ.get("PAIGOW_KDE_CARD_DECKS", "/usr/share/carddecks"))
 CACHE_DIR = Path(os.environ.get("PAIGOW_CACHE", Path.home() / ".cache" / "paigow-monitor")) / "cards"
 CARD_ASPECT = 88.9 / 63.5  # poker-size card, height / width
+KDE_PREFIX = "kde-"
 
 _SHEET_SUIT_ROWS = ("c", "d", "h", "s")  # sheet rows 0..3, Ace..King left to right
 _SHEET_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -44,9 +66,44 @@ _SHEET_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 # span styles and to have no near-twin in the training decks: classic French faces (bellot),
 # German-style faces (dondorf), a cartoon deck (plastic), Italian faces (tigullio), minimal (simplistic).
 VALIDATION_DECKS: tuple[str, ...] = ("bellot", "dondorf", "plastic", "tigullio", "simplistic")
+# Held-out decks nobody looked at while designing the synthetic training data (bellot and simplistic
+# of VALIDATION_DECKS were, so their figures are optimistic): KDE's standard deck, and KDE's
+# tigullio-international (the held-out gnome tigullio's artist and faces, other pips and back).
+CLEAN_HELDOUT_DECKS: tuple[str, ...] = ("kde-standard", "kde-tigullio-international")
+HELD_OUT_DECKS: tuple[str, ...] = VALIDATION_DECKS + CLEAN_HELDOUT_DECKS  # never training decks
 # Left out: swiss-xvii (not French suits), tarocco (a blank back), and the Cyrillic-named twin of
 # atlasnye (same art, a non-ASCII file name).
 _EXCLUDED = frozenset({"swiss-xvii", "tarocco", "Атласные"})
+
+# KDE decks whose 52 faces and back all render as whole cards with a French corner index (checked by
+# rendering every card and looking at them). Those not in CLEAN_HELDOUT_DECKS are training decks.
+KDE_DECKS: tuple[str, ...] = (
+    "kde-ancient-egyptians",
+    "kde-jolly-royal",
+    "kde-penguins",
+    "kde-standard",
+    "kde-tigullio-international",
+)
+# Every other deck of kdegames-card-data-kf5 22.12, and why it is not used.
+KDE_REFUSED: dict[str, str] = {
+    "kde-dondorf": "the held-out gnome dondorf's art (a twin must not be trained on), cards 11% too tall",
+    "kde-gm-paris": "the gnome paris deck's art (a twin), cards 11% too tall",
+    "kde-nicu-ornamental": "the gnome ornamental deck's art (a twin)",
+    "kde-nicu-white": "the gnome ornamental deck's faces and pips on white cards (a near twin)",
+    "kde-future": "not playing cards: a rank tab on a chip, no suit and no corner index",
+    "kde-oxygen": "rank top-right and suit top-left, no turned index: no rank+suit corner index",
+    "kde-oxygen-air": "rank top-right and suit top-left, no turned index: no rank+suit corner index",
+    "kde-oxygen-white": "rank top-right and suit top-left, no turned index: no rank+suit corner index",
+    "kde-konqi-modern": "72-px embedded bitmaps, which rsvg-convert --export-id cannot export",
+    "kde-xskat-french": "72-px embedded bitmaps, which rsvg-convert --export-id cannot export",
+    "kde-xskat-german": "German suits (hearts, bells, leaves, acorns), not French",
+}
+
+_KDE_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+_KDE_SUITS = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
+_KDE_ASPECT_TOL = 0.10  # a rendered card's height/width may differ this much from CARD_ASPECT
+_KDE_MIN_OPAQUE = 0.9  # share of a rendered card's box that must be opaque (rounded corners lose ~2%)
+_KDE_MAX_ZOOM = 40.0  # an element drawn on less than 1/40 of its box's width is a part, not a card
 
 
 class ArtworkError(RuntimeError):
@@ -54,37 +111,58 @@ class ArtworkError(RuntimeError):
 
 
 def available_decks() -> list[str]:
-    """Names of the usable decks installed on this machine, sorted."""
+    """Names of the usable decks installed on this machine: the gnome decks, sorted, then the
+    ``KDE_DECKS`` that are installed."""
     if not DECK_DIR.is_dir():
         raise ArtworkError(
             f"no card artwork at {DECK_DIR}: run scripts/setup.sh (installs Debian gnome-cards-data)"
         )
     names = sorted(p.name[: -len(".svgz")] for p in DECK_DIR.glob("*.svgz"))
-    return [n for n in names if n not in _EXCLUDED]
+    kde = [d for d in KDE_DECKS if _kde_dir(d).is_dir()]
+    return [n for n in names if n not in _EXCLUDED] + kde
 
 
 def train_decks() -> list[str]:
-    return [d for d in available_decks() if d not in VALIDATION_DECKS]
+    """The decks detector training may use: every usable deck but the held-out ones.
+
+    Every training deck of ``KDE_DECKS`` must be installed (the training set must not shrink
+    silently on a machine without ``kdegames-card-data-kf5``)."""
+    missing = [d for d in KDE_DECKS if d not in HELD_OUT_DECKS and not _kde_dir(d).is_dir()]
+    if missing:
+        raise ArtworkError(
+            f"KDE training decks {', '.join(missing)} not installed under {KDE_DECK_DIR}: run "
+            "scripts/setup.sh dev (installs Debian kdegames-card-data-kf5)"
+        )
+    return [d for d in available_decks() if d not in HELD_OUT_DECKS]
 
 
 @dataclass(frozen=True)
 class CardArt:
-    """One deck's images: RGBA uint8 arrays, every card the same size (height = width * aspect)."""
+    """One deck's images: RGBA uint8 arrays, every card the same size (height = width * aspect).
+
+    ``faces`` holds the 52 cards and, when the deck has one (``has_joker``), the Joker (black);
+    ``red_joker`` is the red Joker, None for a deck without a Joker."""
 
     name: str
     faces: dict[Card, np.ndarray]
     back: np.ndarray
-    red_joker: np.ndarray
+    red_joker: np.ndarray | None = None
+
+    @property
+    def has_joker(self) -> bool:
+        return JOKER in self.faces
 
     def image(self, token: str | Card) -> np.ndarray:
         """The RGBA image of a card (``Card``, or ``BACK``)."""
-        if isinstance(token, Card):
-            return self.faces[token]
         if token == "BACK":
             return self.back
-        from rules.cards import parse_card
+        if not isinstance(token, Card):
+            from rules.cards import parse_card
 
-        return self.faces[parse_card(token)]
+            token = parse_card(token)
+        if token not in self.faces:
+            raise ArtworkError(f"deck {self.name} has no {token}")
+        return self.faces[token]
 
     @property
     def size(self) -> tuple[int, int]:
@@ -134,29 +212,224 @@ def _trim(cell: np.ndarray) -> np.ndarray:
     return cell[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+_FACE_TOKENS = tuple(f"{r}{s}" for s in _SHEET_SUIT_ROWS for r in _SHEET_RANKS)
+
+
 @lru_cache(maxsize=8)
 def load_deck(name: str, card_width: int = 200) -> CardArt:
-    """Load (rasterising once, then from the PNG cache) one deck at ``card_width`` pixels per card."""
+    """Load (rasterising once, then from the PNG cache) one deck at ``card_width`` pixels per card.
+
+    ``name`` is a gnome deck (``bellot``) or a KDE one (``kde-standard``)."""
+    if name.startswith(KDE_PREFIX):
+        return _load_kde(name, card_width)
     cache = CACHE_DIR / f"{name}@{card_width}"
-    tokens = [f"{r}{s}" for s in _SHEET_SUIT_ROWS for r in _SHEET_RANKS] + ["Jk", "Jk-red", "BACK"]
+    tokens = [*_FACE_TOKENS, "Jk", "Jk-red", "BACK"]
     paths = {t: cache / f"{t}.png" for t in tokens}
     if not all(p.exists() for p in paths.values()):
         grid = _cut(_rasterise(name, card_width), card_width)
         cache.mkdir(parents=True, exist_ok=True)
         cells = [grid[r][c] for r in range(4) for c in range(13)] + [grid[4][0], grid[4][1], grid[4][2]]
         for tok, img in zip(tokens, cells, strict=True):
-            tmp = paths[tok].with_suffix(".tmp.png")
-            cv2.imwrite(str(tmp), img)
-            tmp.replace(paths[tok])
+            _write_png(paths[tok], img)
+    imgs = _read_cached(paths, cache)
+    from rules.cards import parse_card
+
+    faces = {parse_card(t): imgs[t] for t in _FACE_TOKENS}
+    faces[JOKER] = imgs["Jk"]
+    assert len(faces) == len(DECK)
+    return CardArt(name=name, faces=faces, back=imgs["BACK"], red_joker=imgs["Jk-red"])
+
+
+def _write_png(path: Path, img: np.ndarray) -> None:
+    tmp = path.with_suffix(".tmp.png")
+    cv2.imwrite(str(tmp), img)
+    tmp.replace(path)
+
+
+def _read_cached(paths: dict[str, Path], cache: Path) -> dict[str, np.ndarray]:
     imgs: dict[str, np.ndarray] = {}
     for t, p in paths.items():
         raw = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
         if raw is None or raw.ndim != 3 or raw.shape[2] != 4:
             raise ArtworkError(f"{p}: unreadable cached card image (delete {cache} to rasterise again)")
         imgs[t] = np.asarray(raw)
+    return imgs
+
+
+# ---------------------------------------------------------------------------------------------
+# KDE decks: one SVG element per card, rasterised with rsvg-convert --export-id
+
+
+def _kde_dir(name: str) -> Path:
+    return KDE_DECK_DIR / f"svg-{name[len(KDE_PREFIX) :]}"
+
+
+def _kde_svg_file(name: str) -> Path:
+    """The deck's SVG file (``index.desktop`` names it: ``SVG=paris.svgz``)."""
+    d = _kde_dir(name)
+    if not d.is_dir():
+        raise ArtworkError(
+            f"deck {name}: no {d} (run scripts/setup.sh dev: installs Debian kdegames-card-data-kf5)"
+        )
+    desktop = d / "index.desktop"
+    if desktop.is_file():
+        for line in desktop.read_text(errors="replace").splitlines():
+            if line.startswith("SVG=") and (d / line[4:].strip()).is_file():
+                return d / line[4:].strip()
+    found = sorted([*d.glob("*.svgz"), *d.glob("*.svg")])
+    if not found:
+        raise ArtworkError(f"deck {name}: no SVG file in {d}")
+    return found[0]
+
+
+def _kde_svg_bytes(name: str) -> bytes:
+    src = _kde_svg_file(name)
+    try:
+        data = src.read_bytes()
+        return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    except OSError as e:
+        raise ArtworkError(f"{src}: cannot read deck: {e}") from e
+
+
+def _kde_jokers(ids: frozenset[str]) -> tuple[str, str] | None:
+    """The element ids of a KDE deck's (black, red) Joker, or None when it has none."""
+    if "black_joker" in ids and "red_joker" in ids:
+        return "black_joker", "red_joker"
+    for one in ("joker", "black_joker", "red_joker"):
+        if one in ids:
+            return one, one
+    return None
+
+
+@lru_cache(maxsize=16)
+def _kde_ids(name: str) -> frozenset[str]:
+    return frozenset(m.decode() for m in re.findall(rb'\sid="([^"]+)"', _kde_svg_bytes(name)))
+
+
+def deck_has_joker(name: str) -> bool:
+    """Whether deck ``name`` has a Joker: every gnome deck does, a KDE deck when its SVG has one.
+    A deck without one must not be dealt the Joker (nor borrow another deck's)."""
+    if not name.startswith(KDE_PREFIX):
+        return True
+    return _kde_jokers(_kde_ids(name)) is not None
+
+
+def _kde_element(token: str) -> str:
+    """A card token (``Ah``, ``Tc``, ``Jk``, ``BACK``) as a KDE element id (``1_heart``, ``10_club``)."""
+    rank = _KDE_RANKS[_SHEET_RANKS.index(token[0])]
+    return f"{rank}_{_KDE_SUITS[token[1]]}"
+
+
+def _rsvg(exe: str, svg: Path, element: str, width: int) -> np.ndarray:
+    r = subprocess.run(
+        [exe, f"--export-id={element}", "-w", str(width), "-f", "png", str(svg)],
+        capture_output=True,
+        check=False,
+    )
+    arr = cv2.imdecode(np.frombuffer(r.stdout, np.uint8), cv2.IMREAD_UNCHANGED) if r.returncode == 0 else None
+    if arr is not None and arr.ndim == 2:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGRA)
+    elif arr is not None and arr.ndim == 3 and arr.shape[2] == 3:  # rsvg writes RGB when all is opaque
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGR2BGRA)
+    if arr is None or arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
+        why = r.stderr.decode(errors="replace").strip() or "no 8-bit image"
+        raise ArtworkError(f"rsvg-convert --export-id={element} {svg.name}: {why}")
+    return np.asarray(arr)
+
+
+def _kde_card(exe: str, svg: Path, deck: str, element: str, card_width: int) -> np.ndarray:
+    """One card, rasterised, trimmed to its opaque pixels, checked and resized to the deck size.
+
+    ``-w`` sets the width of the element's box, which can be wider than what it draws (clip paths,
+    hidden parts): the element is rasterised again, larger, until the card itself is ``card_width``
+    wide."""
+    width = card_width
+    for _ in range(4):
+        try:
+            raw = _rsvg(exe, svg, element, width)
+        except ArtworkError as e:
+            raise ArtworkError(f"deck {deck}, card {element}: {e}") from e
+        if not (raw[:, :, 3] > 16).any():
+            raise ArtworkError(f"deck {deck}, card {element}: draws nothing")
+        card = _trim(raw)
+        drawn = card.shape[1]
+        if drawn >= 0.98 * card_width:
+            break
+        width = math.ceil(width * card_width / drawn * 1.02)
+        if width > _KDE_MAX_ZOOM * card_width:
+            raise ArtworkError(
+                f"deck {deck}, card {element}: draws only {drawn / raw.shape[1]:.0%} of its box's "
+                "width (a pip or a strip, not a whole card)"
+            )
+    h, w = card.shape[:2]
+    if abs(h / w / CARD_ASPECT - 1) > _KDE_ASPECT_TOL:
+        raise ArtworkError(
+            f"deck {deck}, card {element}: height/width {h / w:.2f}, not a card's {CARD_ASPECT:.2f} "
+            f"(+-{_KDE_ASPECT_TOL:.0%})"
+        )
+    opaque = float((card[:, :, 3] > 128).mean())
+    if opaque < _KDE_MIN_OPAQUE:
+        raise ArtworkError(
+            f"deck {deck}, card {element}: only {opaque:.0%} of its box is opaque (not a whole card)"
+        )
+    if w < 0.9 * card_width:
+        raise ArtworkError(f"deck {deck}, card {element}: drawn {w} px wide, not {card_width} (tiny)")
+    out_h = round(card_width * CARD_ASPECT)
+    return np.asarray(cv2.resize(card, (card_width, out_h), interpolation=cv2.INTER_AREA))
+
+
+def _rasterise_kde(name: str, card_width: int) -> dict[str, np.ndarray]:
+    """Every card of a KDE deck: tokens (``Ah`` .. ``Ks``, ``BACK``, ``Jk`` and ``Jk-red`` when the
+    deck has a Joker) to RGBA images."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise ArtworkError("rsvg-convert not found: install Debian librsvg2-bin (scripts/setup.sh dev)")
+    data = _kde_svg_bytes(name)
+    ids = _kde_ids(name)
+    elements = {t: _kde_element(t) for t in _FACE_TOKENS}
+    elements["BACK"] = "back"
+    jokers = _kde_jokers(ids)
+    if jokers is not None:
+        elements["Jk"], elements["Jk-red"] = jokers
+    missing = [e for e in elements.values() if e not in ids]
+    if missing:
+        raise ArtworkError(f"deck {name}: {_kde_svg_file(name)} has no element {', '.join(missing)}")
+    with tempfile.TemporaryDirectory(prefix="paigow-kde-") as tmp:
+        svg = Path(tmp) / "deck.svg"  # rsvg-convert reads .svgz too, but not every deck is gzipped
+        svg.write_bytes(data)
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            futures = [pool.submit(_kde_card, exe, svg, name, e, card_width) for e in elements.values()]
+            try:
+                imgs = [f.result() for f in futures]
+            except ArtworkError:
+                for f in futures:  # the first bad card is the answer: do not render the rest
+                    f.cancel()
+                raise
+    return dict(zip(elements, imgs, strict=True))
+
+
+def _load_kde(name: str, card_width: int) -> CardArt:
+    cache = CACHE_DIR / f"{name}@{card_width}"
+    meta = cache / "deck.json"  # written last: the cache is complete; says whether there is a Joker
+    tokens: list[str] | None = None
+    if meta.is_file():
+        try:
+            tokens = [str(t) for t in json.loads(meta.read_text())["tokens"]]
+        except (ValueError, KeyError, TypeError):
+            tokens = None
+    if tokens is None or not all((cache / f"{t}.png").exists() for t in tokens):
+        imgs = _rasterise_kde(name, card_width)
+        cache.mkdir(parents=True, exist_ok=True)
+        for tok, img in imgs.items():
+            _write_png(cache / f"{tok}.png", img)
+        tokens = list(imgs)
+        tmp = meta.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"deck": name, "tokens": tokens}))
+        tmp.replace(meta)
+    imgs = _read_cached({t: cache / f"{t}.png" for t in tokens}, cache)
     from rules.cards import parse_card
 
-    faces = {parse_card(t): imgs[t] for t in tokens[:52]}
-    faces[JOKER] = imgs["Jk"]
-    assert len(faces) == len(DECK)
-    return CardArt(name=name, faces=faces, back=imgs["BACK"], red_joker=imgs["Jk-red"])
+    faces = {parse_card(t): imgs[t] for t in _FACE_TOKENS}
+    if "Jk" in imgs:
+        faces[JOKER] = imgs["Jk"]
+    return CardArt(name=name, faces=faces, back=imgs["BACK"], red_joker=imgs.get("Jk-red"))

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from compliance.events import ClipTruth
-from render.artwork import VALIDATION_DECKS, ArtworkError, available_decks, load_deck
+from render.artwork import VALIDATION_DECKS, ArtworkError, available_decks, deck_has_joker, load_deck
 from render.director import FPS, Director, FrameScene
 from render.draw import CardBox, FrameRenderer
 from render.scenario import Scenario
@@ -83,7 +83,12 @@ def plan_clip(
     )
     if scenario.face_up_dealing:
         layout = layout.model_copy(update={"face_up_dealing": True})
-    director = Director(scenario, layout, seed)
+    # a deck without a Joker (most KDE decks) is dealt from its 52 cards; None: a gnome validation deck
+    try:
+        joker = scenario.deck is None or deck_has_joker(scenario.deck)
+    except ArtworkError as e:
+        raise RenderError(f"scenario {scenario.name!r}: {e}") from e
+    director = Director(scenario, layout, seed, joker=joker)
     director.run()
     return layout, director
 

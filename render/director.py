@@ -37,7 +37,7 @@ from render.houseway import (
 )
 from render.scenario import RoundSpec, Scenario, Violation
 from render.table import Pose, TableGeometry
-from rules.cards import DECK, Card, format_cards, parse_card, parse_cards
+from rules.cards import DECK, JOKER, Card, format_cards, parse_card, parse_cards
 from rules.sidebets import Outcome
 from vision.layout import TableLayout
 
@@ -126,8 +126,9 @@ def _seat_of(position: str) -> int | None:
 class Director:
     """Builds the frames and the truth of one clip."""
 
-    def __init__(self, scenario: Scenario, layout: TableLayout, seed: int) -> None:
+    def __init__(self, scenario: Scenario, layout: TableLayout, seed: int, joker: bool = True) -> None:
         self.scenario = scenario
+        self.joker = joker  # False: the deck's artwork has no Joker, deal from the 52 other cards
         self.layout = layout
         self.game = scenario.game
         self.n_cards = 7 if self.game == "seven-card" else 6
@@ -328,16 +329,19 @@ class Director:
     def _deal_cards(
         self, spec: RoundSpec, order: list[str], active: set[int], extra: dict[str, int], foul_seats: set[int]
     ) -> dict[str, list[str]]:
-        """Cards per position: fixed ones from the scenario, the rest from a shuffled 53-card deck."""
+        """Cards per position: fixed ones from the scenario, the rest from a shuffled 53-card deck
+        (52 cards when the deck has no Joker)."""
         fixed = {pos: [c.code for c in parse_cards(text)] for pos, text in spec.hands.items()}
         for pos, codes in fixed.items():
             if pos not in self.layout.positions:
                 raise ValueError(f"hands: unknown position {pos!r} (positions: {self.layout.positions})")
+            if not self.joker and JOKER.code in codes:
+                raise ValueError(f"hands.{pos}: a Joker, but deck {self.scenario.deck!r} has none")
             if len(codes) != self.n_cards + extra.get(pos, 0):
                 raise ValueError(f"hands.{pos}: {len(codes)} cards, the game deals {self.n_cards}")
         for _attempt in range(200):
             used = {c for codes in fixed.values() for c in codes}
-            rest = [c.code for c in DECK if c.code not in used]
+            rest = [c.code for c in DECK if c.code not in used and (self.joker or c != JOKER)]
             self.rng.shuffle(rest)
             out: dict[str, list[int]] = {}
             for pos in order:

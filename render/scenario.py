@@ -93,7 +93,7 @@ class RoundSpec(_Model):
 class Scenario(_Model):
     name: Annotated[str, Field(min_length=1)]
     game: Game
-    deck: str | None = None  # a gnome-cards-data deck; None: a validation deck drawn from the seed
+    deck: str | None = None  # a deck of render.artwork (bellot, kde-standard); None: a validation deck
     face_up_dealing: bool = False  # seed 003: players' hands dealt face up
     rounds: Annotated[list[RoundSpec], Field(min_length=1)]
     description: str = ""

@@ -12,7 +12,8 @@ What is labelled (the detector's two stages, see ``vision/detector.py``):
 * every face-down card (BACK) at least ``_MIN_BACK_VISIBLE`` uncovered, boxed by its visible part.
 
 The export is split BY DECK: training scenes use only ``train_decks()``, validation scenes only
-``VALIDATION_DECKS`` (decks never trained on). Everything is deterministic in ``seed``.
+``VALIDATION_DECKS`` (decks never trained on). Everything is deterministic in ``seed``. A deck
+without a Joker (``CardArt.has_joker``) never shows one.
 
 Layout written by :func:`export_training` under ``out``::
 
@@ -241,7 +242,8 @@ def _background(rng: np.random.Generator, w: int, h: int, decks: Sequence[str]) 
                 )
     elif kind == 3:  # a crop of some card's artwork, blown up
         art = load_deck(decks[int(rng.integers(0, len(decks)))], _ART_WIDTH)
-        src = list(art.faces.values())[int(rng.integers(0, 53))] if rng.random() < 0.7 else art.back
+        faces = list(art.faces.values())  # 53, or 52 for a deck without a Joker
+        src = faces[int(rng.integers(0, len(faces)))] if rng.random() < 0.7 else art.back
         ch, cw = src.shape[:2]
         x0, y0 = int(rng.integers(0, cw // 2)), int(rng.integers(0, ch // 2))
         part = src[y0 : y0 + ch // 2, x0 : x0 + cw // 2, :3].astype(np.float32)
@@ -440,7 +442,8 @@ def render_scene(
     art: CardArt = load_deck(deck, _ART_WIDTH)
     art_w, art_h = art.size
     placed = _layout(rng, width, height, art_w, art_h)
-    faces = rng.permutation(53)  # a deck's cards are unique in a scene (52 faces + Joker)
+    # a deck's cards are unique in a scene (52 faces + Joker; no Joker from a deck without one)
+    faces = rng.permutation(53 if art.has_joker else 52)
     fi = 0
     for p in placed:
         if p.card == -1:
@@ -450,7 +453,7 @@ def render_scene(
     owner = np.full((height, width), -1, np.int32)
     for idx, p in enumerate(placed):
         src = art.back if p.card == _BACK else art.faces[DECK[p.card] if p.card < 52 else JOKER]
-        if p.card == JOKER.code and rng.random() < 0.5:
+        if p.card == JOKER.code and art.red_joker is not None and rng.random() < 0.5:
             src = art.red_joker
         warped = cv2.warpPerspective(
             src,

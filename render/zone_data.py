@@ -15,7 +15,9 @@ Output under ``out``: ``det/`` (YOLO images/labels + data.yaml, 2 classes as in 
 ``zones/`` (the held-out rounds' whole region crops with ``render.training.Scene`` truth, which
 ``paigow-monitor eval-detector`` scores) and ``cls/<split>/cNN/*.png`` (40x40 classifier crops cut
 with ``render.training.crop_square`` around jittered index boxes, plus "not an index" crops from
-the same zones). ``train`` uses the training decks only, ``val`` the held-out ``VALIDATION_DECKS``.
+the same zones). ``train`` uses the training decks only, ``val`` the held-out ``VALIDATION_DECKS``,
+or the held-out decks named by ``val_decks`` (``--val-decks kde-standard``: the clean held-out
+``CLEAN_HELDOUT_DECKS``). A deck without a Joker is dealt from its 52 other cards.
 
 Run: ``paigow-monitor export-table-training --out D`` (or ``python -m render.zone_data --out D``).
 """
@@ -33,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from render.artwork import VALIDATION_DECKS, load_deck, train_decks
+from render.artwork import HELD_OUT_DECKS, VALIDATION_DECKS, available_decks, load_deck, train_decks
 from render.clip import _ART_SOURCE_WIDTH, plan_clip
 from render.draw import CardBox, FrameRenderer
 from render.scenario import random_scenario
@@ -50,7 +52,7 @@ from rules.cards import parse_card
 from vision.detector import tile_origins
 from vision.layout import Game
 
-__all__ = ["MIN_INDEX_VISIBLE", "ZoneExportSummary", "export_zone_training"]
+__all__ = ["MIN_INDEX_VISIBLE", "ZoneExportSummary", "export_zone_training", "parse_val_decks"]
 
 MIN_INDEX_VISIBLE = 0.8  # share of an index's area that must be uncovered for a label
 _MIN_BACK_VISIBLE = 0.3
@@ -144,14 +146,16 @@ def _jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(out)
 
 
-def _clip_job(args: tuple[Path, str, int, int, int, int, tuple[int, int] | None]) -> ZoneExportSummary:
+def _clip_job(
+    args: tuple[Path, str, int, int, int, int, tuple[int, int] | None, tuple[str, ...]],
+) -> ZoneExportSummary:
     from vision.displays import HEADER_FRACTION
     from vision.pipeline import PipelineConfig, iverify_zoom
     from vision.zones import build_regions
 
-    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size = args
+    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size, val_decks = args
     rng = np.random.default_rng([seed, clip, 7])
-    decks = train_decks() if split == "train" else list(VALIDATION_DECKS)
+    decks = train_decks() if split == "train" else list(val_decks)
     deck = decks[int(rng.integers(len(decks)))]
     game: Game = "seven-card" if rng.random() < 0.6 else "six-card"
     scenario = random_scenario(
@@ -306,6 +310,36 @@ def _clip_job(args: tuple[Path, str, int, int, int, int, tuple[int, int] | None]
     return s
 
 
+def parse_val_decks(text: str) -> tuple[str, ...]:
+    """``--val-decks`` text (``kde-standard`` or ``bellot,kde-standard``) to deck names, checked:
+    each must be a held-out deck (``HELD_OUT_DECKS``) and installed. ValueError names a bad one."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise ValueError(f"--val-decks {text!r}: name one or more decks, like kde-standard")
+    return _check_val_decks(names)
+
+
+def _check_val_decks(decks: Sequence[str]) -> tuple[str, ...]:
+    names = tuple(decks)
+    if not names:
+        raise ValueError("no validation decks")
+    for d in names:
+        if d not in HELD_OUT_DECKS:
+            kind = "a training deck" if d in available_decks() else "not a usable deck"
+            raise ValueError(
+                f"validation deck {d!r} is {kind}: the held-out decks are {', '.join(HELD_OUT_DECKS)}"
+            )
+    missing = [d for d in names if d not in available_decks()]
+    if missing:
+        raise ValueError(
+            f"validation deck {', '.join(repr(d) for d in missing)} is not installed "
+            "(scripts/setup.sh dev installs gnome-cards-data and kdegames-card-data-kf5)"
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"validation decks named twice: {', '.join(names)}")
+    return names
+
+
 def export_zone_training(
     out: Path,
     clips: int,
@@ -315,17 +349,23 @@ def export_zone_training(
     workers: int = 2,
     empty_keep_pct: int = 10,
     image_size: tuple[int, int] | None = None,
+    val_decks: Sequence[str] = VALIDATION_DECKS,
 ) -> dict[str, ZoneExportSummary]:
-    """Render ``clips`` training and ``val_clips`` held-out-deck rounds into ``out`` (see module doc)."""
+    """Render ``clips`` training and ``val_clips`` held-out-deck rounds into ``out`` (see module doc).
+
+    ``val_decks``: the held-out decks the ``val`` rounds are drawn from (each one of
+    ``HELD_OUT_DECKS``, never a training deck); the default keeps the files of earlier exports."""
+    val = _check_val_decks(val_decks)
     (out / "zones").mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             (out / "det" / sub / split).mkdir(parents=True, exist_ok=True)
         for name in CLS_CLASS_NAMES:
             (out / "cls" / split / name).mkdir(parents=True, exist_ok=True)
-    jobs = [(out, "train", seed, i, frames_per_clip, empty_keep_pct, image_size) for i in range(clips)]
+    jobs = [(out, "train", seed, i, frames_per_clip, empty_keep_pct, image_size, val) for i in range(clips)]
     jobs += [
-        (out, "val", seed, 100_000 + i, frames_per_clip, empty_keep_pct, image_size) for i in range(val_clips)
+        (out, "val", seed, 100_000 + i, frames_per_clip, empty_keep_pct, image_size, val)
+        for i in range(val_clips)
     ]
     totals = {"train": ZoneExportSummary(), "val": ZoneExportSummary()}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -343,7 +383,7 @@ def export_zone_training(
         "frames_per_clip": frames_per_clip,
         "image_size": list(image_size) if image_size else None,
         "train_decks": train_decks(),
-        "val_decks": list(VALIDATION_DECKS),
+        "val_decks": list(val),
         **{k: vars(v) for k, v in totals.items()},
     }
     (out / "export.json").write_text(json.dumps(summary, indent=2))
@@ -359,7 +399,14 @@ def _main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--image-size", type=int, nargs=2, metavar=("W", "H"), help="camera resolution")
+    ap.add_argument(
+        "--val-decks", help="held-out decks of the val rounds, NAME[,NAME] (default: VALIDATION_DECKS)"
+    )
     a = ap.parse_args(argv)
+    try:
+        val = VALIDATION_DECKS if a.val_decks is None else parse_val_decks(a.val_decks)
+    except ValueError as e:
+        ap.error(str(e))
     totals = export_zone_training(
         a.out,
         a.clips,
@@ -368,6 +415,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         a.frames,
         a.workers,
         image_size=tuple(a.image_size) if a.image_size else None,
+        val_decks=val,
     )
     for split, t in totals.items():
         print(split, vars(t))

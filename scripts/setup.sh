@@ -3,16 +3,19 @@
 #   scripts/setup.sh          runtime only: run the monitor (audit, live, watch, detect, rules commands)
 #   scripts/setup.sh dev      + tests, linters, the renderer (what .ci/run uses)
 #   scripts/setup.sh train    + detector training (ultralytics and its torch, several GB)
-# Debian packages: gnome-cards-data (the real card artwork the renderer and the training data use)
-# and ffmpeg (the renderer's H.264 encoder). The runtime monitor needs neither. With any extra,
-# also the outline fonts that `paigow-monitor export-synthetic-indices` draws card indices in.
+# Debian packages: gnome-cards-data and kdegames-card-data-kf5 (the real card artwork the renderer
+# and the training data use; the KDE decks include the clean held-out kde-standard), librsvg2-bin
+# (rsvg-convert, which rasterises the KDE decks card by card) and ffmpeg (the renderer's H.264
+# encoder). The runtime monitor needs none of them. With any extra, also the outline fonts that
+# `paigow-monitor export-synthetic-indices` draws card indices in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
 
 need_debian=0
 if [ -n "$extras" ]; then
-  if [ ! -f /usr/share/aisleriot/cards/anglo.svgz ] || ! command -v ffmpeg >/dev/null 2>&1; then
+  if [ ! -f /usr/share/aisleriot/cards/anglo.svgz ] || [ ! -f /usr/share/carddecks/svg-standard/standard.svgz ] \
+    || ! command -v rsvg-convert >/dev/null 2>&1 || ! command -v ffmpeg >/dev/null 2>&1; then
     need_debian=1
   fi
 fi
@@ -27,9 +30,10 @@ fi
 if [ "$need_debian" = 1 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  echo "setup: installing Debian packages gnome-cards-data ffmpeg"
+  echo "setup: installing Debian packages gnome-cards-data kdegames-card-data-kf5 librsvg2-bin ffmpeg"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq gnome-cards-data ffmpeg >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq \
+    gnome-cards-data kdegames-card-data-kf5 librsvg2-bin ffmpeg >/dev/null
   if [ "$want_fonts" = 1 ]; then
     echo "setup: installing Debian font packages for synthetic card indices"
     # shellcheck disable=SC2086

@@ -171,11 +171,20 @@ def export_table_training(
     frames: Annotated[int, typer.Option(help="frames drawn per round")] = 24,
     seed: Annotated[int, typer.Option(help="random seed; the same seed gives the same files")] = 12,
     workers: Annotated[int, typer.Option(help="rendering processes")] = 2,
+    val_decks: Annotated[
+        str | None,
+        typer.Option(help="held-out decks of the val rounds, NAME[,NAME] (default: VALIDATION_DECKS)"),
+    ] = None,
 ) -> None:
     """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
-    from render.zone_data import export_zone_training
+    from render.artwork import VALIDATION_DECKS
+    from render.zone_data import export_zone_training, parse_val_decks
 
-    totals = export_zone_training(out, clips, val_clips, seed, frames, workers)
+    try:
+        val = VALIDATION_DECKS if val_decks is None else parse_val_decks(val_decks)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--val-decks") from None
+    totals = export_zone_training(out, clips, val_clips, seed, frames, workers, val_decks=val)
     for split, t in totals.items():
         typer.echo(f"{split}: {vars(t)}")
 
