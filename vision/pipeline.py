@@ -107,11 +107,12 @@ class PipelineConfig(BaseModel):
         ge=0,
         le=1,
         description="reads less sure than this (stage-1 score x classifier p) are dropped. 0.4: on held-out "
-        "decks (benchmarks/read_calibration.py --data D5, cls 10) reads at 0.4-0.5 were 82 % right and "
-        "at 0.3-0.4 70 %; a dropped read is a card missing for sure, a kept one a card right or wrong, "
-        "and a wrong card in a rebuilt hand is silent where a missing one is seen (CARD-COUNT): 0.4 "
-        "keeps the reads right four times in five. Every finding resting on a read below "
-        "MonitorConfig.review_below (0.7) is a review item, not an alert",
+        "decks (benchmarks/read_calibration.py --data D5) reads at 0.4-0.5 were 82 % right with cls 10, "
+        "75 % with cls 12 (0.3-0.4: 70 % and 77 %); a dropped read is a card missing for sure, a kept one "
+        "a card right or wrong, and a wrong card in a rebuilt hand is silent where a missing one is seen "
+        "(CARD-COUNT), so the floor stops short of 0.3 (sample footage, cls 10: cards P 0.986 at 0.3, "
+        "0.997 at 0.4). Every finding resting on a read below MonitorConfig.review_below (0.7) is a "
+        "review item, not an alert",
     )
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
