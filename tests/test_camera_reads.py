@@ -230,6 +230,12 @@ def test_an_excess_of_faces_of_distinct_ranks_is_distinct_cards_however_doubtful
     t.place(1, [*high, extra], low).turn(3).collect_all().hold(1)
     [f] = camera_run(camera(t, {"seat1.high": 0.41})).of("CARD-COUNT")
     assert f.status == "alert" and f.confidence == 1.0 and "8 cards" in f.observed
+    # the Joker is no Jack: a Joker beside a Jack is two cards, not one read twice
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1)
+    t.place(1, ["Js", "Jk", "9d", "7c", "4h", "3s"], ["Kd", "2c"]).turn(3).collect_all().hold(1)
+    [f] = camera_run(camera(t, {"seat1.high": 0.41})).of("CARD-COUNT")
+    assert f.status == "alert" and "8 cards" in f.observed
 
 
 def _set_then_covered() -> Table:

@@ -225,14 +225,20 @@ def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
 _CARD_MM = (63.5, 88.9)
 
 
+def _two_reads(a: float, b: float) -> float:
+    """How sure a read at ``a`` is when another read of the same card, at ``b``, names another face:
+    a(1-b) / (a(1-b) + b(1-a)), as for two independent reads (0.73 against 0.51: 0.72; equal: 0.5)."""
+    return a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
+
+
 def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     """Two face reads of different classes at the two ends of one card are that card, read twice.
 
     A card's top and bottom indices (or its whole box, once joined) lie in one column, a card's
     length apart; in a spread hand the next card is offset sideways by a fifth of a card or more, so
     no two cards share that. The two reads disagree (s02: a dondorf Ts read Tc at its bottom end, an
-    extra card to the count): the surer class is kept, with the confidence two independent reads
-    leave it, a(1-b) / (a(1-b) + b(1-a)) (0.73 against 0.51: 0.72; equal reads: 0.5)."""
+    extra card to the count): the surer class is kept, with the confidence two disagreeing reads
+    leave it (``_two_reads``)."""
     lo, hi = (f * px_per_mm * _CARD_MM[1] for f in (0.8, 1.12))
     # index-sized reads only: whole-card boxes (a detector that boxes cards, ground-truth boxes) of
     # cards piled in one column would otherwise be joined
@@ -257,9 +263,8 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
             )
             if not (same_column and lo <= union[3] - union[1] <= hi):
                 continue
-            a, b = float(conf[i]), float(conf[j])
             xyxy[i] = union
-            conf[i] = a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
+            conf[i] = _two_reads(float(conf[i]), float(conf[j]))
             keep[j] = False
     return Detections(xyxy[keep], cls[keep], conf[keep])
 
@@ -294,11 +299,9 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
             area = float((b_box[2] - b_box[0]) * (b_box[3] - b_box[1]))
             if area <= 0 or iw * ih < share * area:
                 continue
-            a, b = float(conf[i]), float(conf[j])
-            if b > a:
+            if conf[j] > conf[i]:
                 cls[i] = cls[j]
-                a, b = b, a
-            conf[i] = a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
+            conf[i] = _two_reads(max(float(conf[i]), float(conf[j])), min(float(conf[i]), float(conf[j])))
             keep[j] = False
     return Detections(dets.xyxy[keep], cls[keep], conf[keep])
 

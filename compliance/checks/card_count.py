@@ -28,7 +28,7 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   them (``vision.pipeline``). Such a pair shares the rank (the larger glyph, the surer part of a
   read) and differs in suit, so an excess seen in a view with two faces of one rank is capped by
   those faces' reads (``_twin_read``; s02 with classifier cls 10: a false 7-card hand, Ts and Tc at
-  0.50; with reads kept down to 0.3, a dondorf Ace's third corner index read Ac at 0.42 beside As),
+  0.50; with reads kept down to 0.4, a dondorf Ace's third corner index read Ac at 0.42 beside As),
   at any state and when the dealer turns a hand up. Faces of distinct ranks are distinct cards
   however doubtful each read is (s11: seat 5's eight faces, one bellot pip card read at 0.41, is a
   true excess). A wrong split of the right number of faces is not capped: a read twice would need
@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import PositionState, RoundState
+from rules.cards import JOKER
 from vision.state import BACK, TableState
 
 __all__ = ["CardCount"]
@@ -65,15 +66,20 @@ __all__ = ["CardCount"]
 SHORT_ON_CAMERA = 0.5
 
 
+def _rank(card: str) -> str:
+    """A face's rank for ``_twin_read``: "T" of "Ts"; the Joker ("Jk") is a rank of its own, not a Jack."""
+    return card if card == str(JOKER) else card[0]
+
+
 def _twin_read(p: PositionState) -> float | None:
     """How sure the camera is that a position's faces are as many cards as it shows: the lowest read
     among faces that share a rank (None: no rank twice, or no reads). One card read twice - its two
     ends, or a third corner index - gives the same rank with another suit (Ts and Tc, As and Ac: the
     rank is the larger glyph and the surer part of a read), so only such a pair can be one card. A
     face read with doubt but of a rank seen once is a card all the same (misread or not)."""
-    reads = [(c, r) for c, r in p.card_reads() if c != BACK]
-    ranks = [c[0] for c, _ in reads]
-    twins = [r for (c, r) in reads if ranks.count(c[0]) > 1]
+    reads = [(_rank(c), r) for c, r in p.card_reads() if c != BACK]
+    ranks = [rank for rank, _ in reads]
+    twins = [r for rank, r in reads if ranks.count(rank) > 1]
     if not twins:
         return None
     known = [r for r in twins if r is not None]
