@@ -223,8 +223,9 @@ class CardCount(Check):
         if (high, low) == (5, rnd.low_size) or not self.once(rnd, p.name):
             return None
         n = high + low if total is None else total
-        # a count does not rest on what the faces were read as (module docstring); a shortage seen only
-        # in camera faces is capped by SHORT_ON_CAMERA instead
+        # a count does not rest on what the faces were read as, only on their being distinct cards
+        # (module docstring: the caller caps an excess with two faces of one rank by their reads); a
+        # shortage seen only in camera faces is capped by SHORT_ON_CAMERA instead
         return self.finding(
             rnd,
             seat=p.seat,
