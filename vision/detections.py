@@ -29,6 +29,13 @@ def union_box(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.concatenate([np.minimum(a[:2], b[:2]), np.maximum(a[2:], b[2:])]).astype(np.float32)
 
 
+def intersection_area(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The area xyxy ``box`` shares with each of the xyxy ``boxes`` (0 where they do not meet)."""
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    return np.asarray(ix * iy)
+
+
 @dataclass
 class Detections:
     xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))

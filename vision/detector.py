@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.detections import BACK_CLASS, Detections, union_box
+from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
     "DEFAULT_MODELS_DIR",
@@ -231,9 +231,7 @@ def _contained(boxes: np.ndarray, share: float = 0.8) -> np.ndarray:
         return out
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     for i in range(n):
-        ix = np.clip(np.minimum(boxes[i, 2], boxes[:, 2]) - np.maximum(boxes[i, 0], boxes[:, 0]), 0, None)
-        iy = np.clip(np.minimum(boxes[i, 3], boxes[:, 3]) - np.maximum(boxes[i, 1], boxes[:, 1]), 0, None)
-        inter = ix * iy
+        inter = intersection_area(boxes[i], boxes)
         bigger = (area > area[i]) & (inter >= share * max(float(area[i]), 1e-6))
         bigger[i] = False
         out[i] = bool(bigger.any())

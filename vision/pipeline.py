@@ -43,7 +43,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import BACK_CLASS, CardDetector, Detections, union_box
+from vision.detections import BACK_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import TableLayout
 from vision.sources import iter_frames
@@ -293,11 +293,9 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
         for j in small:
             if not keep[j] or cls[i] == cls[j]:
                 continue
-            a_box, b_box = dets.xyxy[i], dets.xyxy[j]
-            iw = max(0.0, float(min(a_box[2], b_box[2]) - max(a_box[0], b_box[0])))
-            ih = max(0.0, float(min(a_box[3], b_box[3]) - max(a_box[1], b_box[1])))
+            b_box = dets.xyxy[j]
             area = float((b_box[2] - b_box[0]) * (b_box[3] - b_box[1]))
-            if area <= 0 or iw * ih < share * area:
+            if area <= 0 or float(intersection_area(b_box, dets.xyxy[i : i + 1])[0]) < share * area:
                 continue
             if conf[j] > conf[i]:
                 cls[i] = cls[j]
