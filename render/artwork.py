@@ -315,7 +315,8 @@ def deck_has_joker(name: str) -> bool:
 
 
 def _kde_element(token: str) -> str:
-    """A card token (``Ah``, ``Tc``, ``Jk``, ``BACK``) as a KDE element id (``1_heart``, ``10_club``)."""
+    """A face's token (``Ah``, ``Tc``) as a KDE element id (``1_heart``, ``10_club``); the back and the
+    Jokers are named in ``_rasterise_kde``."""
     rank = _KDE_RANKS[_SHEET_RANKS.index(token[0])]
     return f"{rank}_{_KDE_SUITS[token[1]]}"
 

@@ -310,9 +310,12 @@ def _clip_job(
     return s
 
 
-def parse_val_decks(text: str) -> tuple[str, ...]:
+def parse_val_decks(text: str | None) -> tuple[str, ...]:
     """``--val-decks`` text (``kde-standard`` or ``bellot,kde-standard``) to deck names, checked:
-    each must be a held-out deck (``HELD_OUT_DECKS``) and installed. ValueError names a bad one."""
+    each must be a held-out deck (``HELD_OUT_DECKS``) and installed. ValueError names a bad one.
+    None (the option not given): ``VALIDATION_DECKS``."""
+    if text is None:
+        return VALIDATION_DECKS
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
         raise ValueError(f"--val-decks {text!r}: name one or more decks, like kde-standard")
@@ -323,13 +326,14 @@ def _check_val_decks(decks: Sequence[str]) -> tuple[str, ...]:
     names = tuple(decks)
     if not names:
         raise ValueError("no validation decks")
+    installed = available_decks()
     for d in names:
         if d not in HELD_OUT_DECKS:
-            kind = "a training deck" if d in available_decks() else "not a usable deck"
+            kind = "a training deck" if d in installed else "not a usable deck"
             raise ValueError(
                 f"validation deck {d!r} is {kind}: the held-out decks are {', '.join(HELD_OUT_DECKS)}"
             )
-    missing = [d for d in names if d not in available_decks()]
+    missing = [d for d in names if d not in installed]
     if missing:
         raise ValueError(
             f"validation deck {', '.join(repr(d) for d in missing)} is not installed "
@@ -404,7 +408,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
     )
     a = ap.parse_args(argv)
     try:
-        val = VALIDATION_DECKS if a.val_decks is None else parse_val_decks(a.val_decks)
+        val = parse_val_decks(a.val_decks)
     except ValueError as e:
         ap.error(str(e))
     totals = export_zone_training(

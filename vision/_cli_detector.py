@@ -177,11 +177,10 @@ def export_table_training(
     ] = None,
 ) -> None:
     """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
-    from render.artwork import VALIDATION_DECKS
     from render.zone_data import export_zone_training, parse_val_decks
 
     try:
-        val = VALIDATION_DECKS if val_decks is None else parse_val_decks(val_decks)
+        val = parse_val_decks(val_decks)
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--val-decks") from None
     totals = export_zone_training(out, clips, val_clips, seed, frames, workers, val_decks=val)
