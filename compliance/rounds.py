@@ -31,7 +31,9 @@ What the tracker does with the stream:
   its accepted areas (``PositionState.read_conf``) and of each card in them
   (``PositionState.card_conf``, from ``TableState.card_reads``), and each event showing faces carries
   the lowest (``Event.read_confidence``): the checks cap a finding's confidence by the reads of the
-  cards it rests on (a setting: all of its cards; a duplicate: the reads of that card only).
+  cards it rests on (a setting: all of its cards; a duplicate: the reads of that card only). A
+  hand the i-Verify display also showed, read there as the same faces, is read surer
+  (``PositionState.corroborated``): two pictures of it agree.
 * **No invented events.** Every event below needs an accepted change that shows it. A seat whose
   set was never seen has no SEAT_SET; checks that depend on it lower their confidence (see each
   check).
@@ -69,7 +71,8 @@ round ends (``PositionState.wager_in``) was left as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
@@ -236,6 +239,21 @@ def min_read(*conf: float | None) -> float | None:
     return min(known) if known else None
 
 
+def agreeing_reads(*conf: float | None) -> float | None:
+    """The read confidence of cards that independent pictures of the same cards all read the same.
+
+    A misread passes only if every picture was misread, and misread into the same cards, so the
+    reads are combined as independent chances of being wrong: 1 - (1 - a)(1 - b)... (a conservative
+    combination: it gives no credit for the misreads having to agree). None (sure) when any is sure.
+    """
+    if not conf or any(c is None for c in conf):
+        return None
+    wrong = 1.0
+    for c in conf:
+        wrong *= 1.0 - float(c)  # type: ignore[arg-type]
+    return 1.0 - wrong
+
+
 @dataclass
 class PositionState:
     """One position's hand in the open round, as far as the accepted footage shows it."""
@@ -265,7 +283,7 @@ class PositionState:
     set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
     set_high: Tokens = ()  # the setting last seen (face down or up)
     set_low: Tokens = ()
-    iverify_events: list[Event] = field(default_factory=list)  # IVERIFY_SEAT for this seat
+    iverify_events: list[Event] = field(default_factory=list)  # IVERIFY_SEAT / IVERIFY_DEALER for it
     iverify_before_set: bool = False
     exposed_event: Event | None = None  # PLAYER_EXPOSED (seats) / DEALER_EXPOSED (dealer)
     lifted_after_reveal: bool = False
@@ -293,6 +311,24 @@ class PositionState:
         for area, conf in zip((self.dealt, self.high, self.low), self.card_conf, strict=True):
             out += zip(area, conf if len(conf) == len(area) else (None,) * len(area), strict=True)
         return out
+
+    def corroborated(self, read: float | None, cards: Sequence[str]) -> float | None:
+        """``read``, the camera's read of ``cards`` on the felt, made surer by the i-Verify display.
+
+        The display draws its own picture of this hand (``iverify_events``: the system's record of
+        the cards, shown apart from the felt, every card whole and side by side). When a display of it
+        was read as exactly these faces, both pictures would have to be misread into the same cards:
+        the two reads combine (``agreeing_reads``) with the surest such display. Otherwise ``read``.
+        """
+        want = Counter(cards)
+        if read is None or read <= UNREAD or not want or BACK in want:  # unread: nothing to corroborate
+            return read
+        shown = [ev.read_confidence for ev in self.iverify_events if Counter([*ev.high, *ev.low]) == want]
+        if not shown:
+            return read
+        if any(c is None for c in shown):
+            return None
+        return agreeing_reads(read, max(c for c in shown if c is not None))
 
     @property
     def cards(self) -> Tokens:
@@ -1006,18 +1042,17 @@ class RoundTracker:
                     p.iverify_before_set = True
             self._emit(rnd, ev)
         elif mode == "dealer":
-            self._emit(
+            ev = _event(
                 rnd,
-                _event(
-                    rnd,
-                    EventKind.IVERIFY_DEALER,
-                    ch,
-                    rnd.dealer,
-                    high=list(high),
-                    low=list(low),
-                    read_confidence=read,
-                ),
+                EventKind.IVERIFY_DEALER,
+                ch,
+                rnd.dealer,
+                high=list(high),
+                low=list(low),
+                read_confidence=read,
             )
+            rnd.dealer.iverify_events.append(ev)
+            self._emit(rnd, ev)
 
 
 def _event(

@@ -322,6 +322,55 @@ def test_a_house_way_breach_is_an_alert_on_sure_reads_and_for_review_on_a_doubtf
     assert doubt.status == "review" and doubt.confidence == 0.6
 
 
+def _dealer_shown_then_against_house_way(display: str = "same") -> Table:
+    """The i-Verify display shows the dealer's house way (``display``: "same" cards as his hand, or with
+    one card "other" - a display read as another hand); then he sets his hand otherwise."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
+    hw_low = t.house_way_low("dealer")
+    hw_high = [c for c in t.truth["dealer"] if c not in hw_low]
+    if display == "other":
+        hw_high[0] = next(c for c in ("2c", "2d", "2h") if c not in t.truth["dealer"])
+    t.iverify_dealer(hw_high, hw_low).expose_dealer()
+    other = [c for c in t.truth["dealer"] if c not in hw_low][:2]
+    t.dealer_set(low=other).turn(1).turn(3).collect_all().hold(1)
+    return t
+
+
+def _display_read_at(t: Table, conf: float) -> Table:
+    t.states = [
+        s.model_copy(update={"read_confidence": {**s.read_confidence, "iverify": conf}})
+        if s.iverify.mode != "blank"
+        else s
+        for s in t.states
+    ]
+    return t
+
+
+def test_a_doubtful_setting_the_i_verify_display_showed_as_the_same_cards_is_read_surer() -> None:
+    # the felt's read (0.6) and the display's (0.7) are two pictures of the same cards: both would have
+    # to be misread, into the same cards; combined 1 - 0.4 * 0.3 = 0.88, an alert
+    t = _display_read_at(camera(_dealer_shown_then_against_house_way(), {"dealer.high": 0.6}), 0.7)
+    [f] = camera_run(t).of("HOUSE-WAY")
+    assert f.status == "alert" and abs(f.confidence - 0.88) < 1e-9
+    # a display read as other cards corroborates nothing: the felt's read alone, for review
+    t = _display_read_at(camera(_dealer_shown_then_against_house_way("other"), {"dealer.high": 0.6}), 0.95)
+    [g] = camera_run(t).of("HOUSE-WAY")
+    assert g.status == "review" and g.confidence == 0.6
+    # ground truth (every read sure) is as sure as before
+    [h] = Run(_dealer_shown_then_against_house_way()).of("HOUSE-WAY")
+    assert h.status == "alert" and h.confidence == 1.0
+
+
+def test_agreeing_reads_combine_as_independent_chances_of_a_misread() -> None:
+    from compliance.rounds import agreeing_reads
+
+    assert abs(agreeing_reads(0.6, 0.7) - 0.88) < 1e-9  # type: ignore[operator]
+    assert abs(agreeing_reads(0.5, 0.5, 0.5) - 0.875) < 1e-9  # type: ignore[operator]
+    assert agreeing_reads(0.6, None) is None  # a sure read stays sure
+    assert agreeing_reads(0.0, 0.4) == 0.4  # an unread picture adds nothing
+    assert agreeing_reads(0.3, 0.3) < 0.7  # two weak reads do not make a sure one
+
+
 def _foul_settled_as_dealt() -> Table:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
     t.deal_all({"seat1": "As Kd 9c 7h 5s 3d 3c"})
@@ -381,6 +430,29 @@ def test_a_settlement_rests_on_the_settings_judged_not_on_the_cards_lying_at_the
     t = camera_cards(_paid_then_lifted(wrong[0]), {("seat1.high", c): 0.55 for c in high})
     [g] = camera_run(t).of("SETTLEMENT")
     assert g.status == "review" and g.confidence == 0.55
+
+
+def test_a_settlement_on_a_doubtful_dealer_hand_the_display_showed_is_read_surer() -> None:
+    def wrong_action(display: bool) -> Table:
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
+        if display:
+            low = t.house_way_low("dealer")
+            t.iverify_dealer([c for c in t.truth["dealer"] if c not in low], low)
+        t.expose_dealer().dealer_set().turn(1).turn(3)
+        return t
+
+    paid = [
+        p
+        for p in (True, False)
+        if Run((wrong_action(False).pay if p else wrong_action(False).take)(1)).of("SETTLEMENT")
+    ]
+    assert len(paid) == 1
+    for display, status, conf in ((False, "review", 0.55), (True, "alert", 1 - 0.45 * 0.2)):
+        t = wrong_action(display)
+        (t.pay(1) if paid[0] else t.take(1)).collect_all().hold(1)
+        t = _display_read_at(camera(t, {"dealer.high": 0.55}), 0.8)
+        [f] = camera_run(t).of("SETTLEMENT")
+        assert f.status == status and abs(f.confidence - conf) < 1e-9 and f.seat == 1
 
 
 # --- DEAL-ORDER: a zone the camera has not read again is not "in plain view" ----------------------

@@ -19,19 +19,21 @@ compliant. Triggers:
 
 Piles that do not read as a setting (backs, wrong counts, unknown tokens) are not judged here.
 
-Camera reads: the judgement rests on every card of the setting (and of the display it is held
-against) being read right - one misread card makes another hand, with another house way - so the
-finding is no surer than the least sure of those reads: the event's ``read_confidence``, the lowest
-per-card read (``TableState.card_confidence``) of the faces of its high and low hands, and the
-display's. No card of the hand can be left out, so the per-card reads give the same cap as the
-areas' lowest.
+Camera reads: the judgement rests on every card of the setting being read right - one misread card
+makes another hand, with another house way - so the finding is no surer than the least sure of
+those reads: the event's ``read_confidence``, the lowest per-card read (``TableState.card_confidence``)
+of the faces of its high and low hands. Where the i-Verify display showed the same cards (the
+dealer's hand as "DEALER", a seat's as "SEAT n", read there as the same faces), the felt's read and
+the display's agree, and combine (``compliance.rounds.agreeing_reads``): a misread would have to
+happen in both pictures, and into the same cards. What is left is how the cards were split, which
+rests on the area each pile lies in, not on a card's face.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import RoundState, min_read
+from compliance.rounds import RoundState, agreeing_reads
 from rules.settings import setting_key
 
 __all__ = ["HouseWay"]
@@ -53,6 +55,7 @@ class HouseWay(Check):
             basis = "house way"
             seat = None
             key = "dealer"
+            read = rnd.dealer.corroborated(read, [*event.high, *event.low])
             if expected is None:
                 return []
         elif event.kind is EventKind.PLAYER_EXPOSED and event.position is not None:
@@ -68,7 +71,7 @@ class HouseWay(Check):
                 s = setting_of(shown.high, shown.low)
                 if s is not None and s.cards == observed.cards:
                     expected, basis = s, f"i-Verify display (t={shown.t:.2f}s, frame {shown.frame})"
-                    read = min_read(read, shown.read_confidence)
+                    read = agreeing_reads(read, shown.read_confidence)  # the same cards, twice
                     break
             seat = p.seat
             key = p.name

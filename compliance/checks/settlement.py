@@ -30,8 +30,9 @@ Seat: the seat settled. One finding per seat per round; confidence 1.0 for a pay
 action seen), 0.9 for a push (inferred from no action), capped by the camera's read confidence of
 every card of the two settings judged, as they were read when last seen set (the dealer's last
 DEALER_SET; the seat's exposure, or its last face-up setting when that is the one judged): one
-misread card can turn a win into a loss. Cards seen elsewhere (the seat's areas at the moment of
-the payout, a hand being collected) are not what the result rests on.
+misread card can turn a win into a loss. A hand the i-Verify display showed as the same faces is read
+surer (``PositionState.corroborated``: two pictures agree). Cards seen elsewhere (the seat's areas
+at the moment of the payout, a hand being collected) are not what the result rests on.
 """
 
 from __future__ import annotations
@@ -138,13 +139,15 @@ class Settlement(Check):
         first = setting_of(p.exposed_event.high, p.exposed_event.low)
         if first is None:
             return None
-        exposed = p.exposed_event.read_confidence
+        d_read = d.corroborated(d.set_read, [*d.set_high, *d.set_low])
+        ex = p.exposed_event
+        exposed = p.corroborated(ex.read_confidence, [*ex.high, *ex.low])
         if is_foul(first):
-            return dealer, first, min_read(d.set_read, exposed)  # as the player set it: the policy decides
+            return dealer, first, min_read(d_read, exposed)  # as the player set it: the policy decides
         last = setting_of(p.set_high, p.set_low)
         if last is not None and last.cards == first.cards:
-            return dealer, last, min_read(d.set_read, p.set_read)
-        return dealer, first, min_read(d.set_read, exposed)
+            return dealer, last, min_read(d_read, p.corroborated(p.set_read, [*p.set_high, *p.set_low]))
+        return dealer, first, min_read(d_read, exposed)
 
     def _result(self, dealer: Setting, player: Setting) -> BetResult | None:
         key = tuple(
