@@ -233,6 +233,28 @@ def test_arm_over_the_high_hand_leaves_the_low_hand_readable() -> None:
     assert (s.seat(1).high, s.seat(1).low) == (["As", "Kd"], ["Qh"])
 
 
+def test_a_sleeve_resting_over_part_of_a_zone_is_not_read_as_a_card() -> None:
+    """A sleeve the detector takes for a card back rests still over a quarter of the dealer's hand zone
+    (too little to hide it): what is found lying on the arm is not on the felt, so the zone counts as
+    hidden and keeps what it held; once the arm has gone it is read again."""
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 700, 335)])  # in the dealer's high area
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    t.arm, t.arm_colour = (700.0, 200.0), PALETTE["BACK"]  # over the hand zone (x 650-1150), not the high
+    seen = _run(p, t, 12, 8)
+    t.arm = None
+    seen += _run(p, t, 8, 20)
+    assert seen and all(s.dealer.hand == [] and s.dealer.high == ["As"] for s in seen)
+    assert any("dealer.hand" in s.occluded for s in seen) and seen[-1].occluded == []
+    # a card the dealer then lays in that zone is read once his arm has gone
+    t.cards.append(("Kd", 1000, 205))
+    t.arm = (700.0, 200.0)
+    _run(p, t, 6, 28)
+    t.arm = None
+    assert _run(p, t, 8, 34)[-1].dealer.hand == ["Kd"]
+
+
 def test_watch_a_folder_starts_each_clip_afresh(tmp_path: Path) -> None:
     lay = make_layout()
     a = SynthTable(lay, lcd=3, cards=[("As", 250, 620)])

@@ -152,6 +152,7 @@ class SynthTable:
     chips: set[int] = field(default_factory=set)
     payouts: set[int] = field(default_factory=set)  # seats with a payout stack in the payout spot
     arm: tuple[float, float] | None = None  # table point where the arm's hand is (arm reaches from the top)
+    arm_colour: tuple[int, int, int] = SKIN  # a bare arm; or a sleeve
     towel: bool = False
     noise: int = 3
 
@@ -207,7 +208,7 @@ class SynthTable:
         if self.arm is not None:
             ax, ay = self.arm
             q = np.array([[ax - 60, -50], [ax + 60, -50], [ax + 70, ay + 60], [ax - 70, ay + 60]])
-            cv2.fillPoly(img, [_to_img(hmat, q)], SKIN)
+            cv2.fillPoly(img, [_to_img(hmat, q)], self.arm_colour)
         if self.noise:
             rng = np.random.default_rng(seed)
             img = cv2.add(img, rng.integers(0, self.noise + 1, img.shape, dtype=np.uint8))

@@ -214,6 +214,23 @@ def _edge_blobs(changed: np.ndarray, min_fraction: float) -> np.ndarray:
     return np.isin(labels, keep) if keep else np.zeros_like(changed)
 
 
+def _on_the_arm(
+    zones: list[str | None], small_xyxy: np.ndarray, arm: np.ndarray, partly: set[str], share: float = 0.5
+) -> set[str]:
+    """The zones of ``partly`` holding a find (``zones``: each find's zone) whose box, on the small
+    crop, lies on ``arm`` for at least ``share`` of it."""
+    h, w = arm.shape
+    out: set[str] = set()
+    for z, (x0, y0, x1, y1) in zip(zones, small_xyxy, strict=True):
+        if z is None or z not in partly:
+            continue
+        c0, r0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+        c1, r1 = min(w, max(c0 + 1, int(np.ceil(x1)))), min(h, max(r0 + 1, int(np.ceil(y1))))
+        if c0 < w and r0 < h and arm[r0:r1, c0:c1].mean() >= share:
+            out.add(z)
+    return out
+
+
 def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
     """The blobs of a mask that cover at least ``min_fraction`` of it (a hand, not a court card's face)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
@@ -404,6 +421,7 @@ class TablePipeline:
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
+        self._on_arm: set[str] = set()  # zones of the last read with a find lying on the arm (_read)
         # read confidence of the face cards of each zone in the latest read (TableState.read_confidence),
         # each card's confidence in a card zone's latest read, left to right (TableState.card_confidence),
         # and both of the reading each zone last settled on (key -> (reading, zone's, cards'))
@@ -532,6 +550,8 @@ class TablePipeline:
         )
         todo: list[_ZoneWatch] = []
         maybe: list[_ZoneWatch] = []  # under an edge blob, still: readable if the blob is only cards
+        reached = skin | edge  # what reaches in: an arm or a hand
+        partly: set[str] = set()  # zones read while it lies on less of them than hides them
         for z, zc in zip(w.zones, zone_changed, strict=True):
             changed = 1.0 if z.fresh or z.recheck else np.count_nonzero(zc) / z.area
             if changed <= cfg.change_fraction:
@@ -557,10 +577,13 @@ class TablePipeline:
                 continue
             if z.still < cfg.stable_frames and t - z.changed_since < cfg.force_after_s:
                 continue
+            lain_long = z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
+            if not by_edge and not lain_long and np.count_nonzero(reached & z.core):
+                partly.add(z.name)
             todo.append(z)
         if not todo and not maybe:
             return {}
-        values = self._read(w, image, t)
+        values = self._read(w, image, t, on_arm=(reached, partly) if partly else None)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
                 z.occluded = True
@@ -575,6 +598,9 @@ class TablePipeline:
                     todo.append(z)
         out: dict[str, Hashable] = {}
         for z in todo:
+            if z.name in self._on_arm:  # something found lies on the arm: hidden, read it once it has gone
+                z.occluded = z.recheck = True
+                continue
             v = values[z.key]
             if v == z.last:
                 z.agree += 1
@@ -637,8 +663,15 @@ class TablePipeline:
         self.detector_calls += 1
         return dets[dets.confidence >= self.cfg.min_confidence]
 
-    def _read(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable] | None:
+    def _read(
+        self, w: _Watch, image: np.ndarray, t: float, on_arm: tuple[np.ndarray, set[str]] | None = None
+    ) -> dict[str, Hashable] | None:
+        """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop) and the
+        zones it reaches into without hiding them. A card found lying on it there may be the arm itself
+        (a dark sleeve resting over the dealer's area reads as a card back) or a card in the hand, not
+        on the felt: that zone is listed in ``self._on_arm``, and counts as hidden this time."""
         r = w.region
+        self._on_arm = set()
         crop = r.rectify(image)
         for key in (z.key for z in w.zones):
             self._read_conf.pop(key, None)
@@ -647,6 +680,8 @@ class TablePipeline:
             dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
             self._last_boxes = dets.xyxy
             zones = r.assign(card_centres(crop, dets, r.px_per_mm))
+            if on_arm is not None:
+                self._on_arm = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
