@@ -258,6 +258,26 @@ def test_an_arm_shadow_on_an_empty_circle_is_felt_and_a_dark_chip_is_still_a_chi
             assert chips_present(stacked, mask, felt), chip
 
 
+def test_felt_under_a_spotlight_is_felt_and_a_chip_on_it_is_still_a_chip() -> None:
+    # b41-0011: a pool of light over seat 5's empty circle (the felt's colour, lighter) read as chips
+    rng = np.random.default_rng(1)
+    felt_bgr = np.array([40, 120, 45], np.float32)
+    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
+    felt = FeltModel.learn([crop])
+    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))
+    lit = cv2.convertScaleAbs(crop, alpha=1.5)  # the whole crop under the light
+    assert not chips_present(lit, mask, felt)
+    for chip in ((35, 35, 35), (40, 40, 210), (30, 90, 30)):
+        stacked = lit.copy()
+        stacked[18:42, 18:42] = chip
+        assert chips_present(stacked, mask, felt), chip
+    # an arm of another colour lying all around the circle is not the felt: the felt's own colour holds
+    sleeve = crop.copy()
+    sleeve[:] = (60, 30, 110)
+    sleeve[mask > 0] = crop[mask > 0]
+    assert not chips_present(sleeve, mask, felt)
+
+
 def test_felt_model_ignores_a_minority_of_other_colours() -> None:
     img = np.full((50, 50, 3), (40, 100, 30), np.uint8)
     img[:10] = (0, 0, 255)

@@ -40,6 +40,24 @@ class FeltModel:
         return cls(med, float(np.percentile(d, 90)))
 
 
+def _local_felt(lab: np.ndarray, disc: np.ndarray, felt: FeltModel, thr: float) -> np.ndarray:
+    """The felt's Lab colour around a bet circle: the median of the crop outside the ``disc`` when it is
+    the felt's colour under other light (a light or a shadow over this part of the table: its chroma
+    (a, b) within ``thr`` of the felt's, as glare adds white; or the felt's hue, within 20 degrees, at
+    half to twice its chroma, as a brighter or dimmer light scales it); else the whole felt's (an arm,
+    a card or a stack lying around the circle)."""
+    if disc.all():
+        return np.asarray(felt.median_lab)
+    around: np.ndarray = np.median(lab[~disc], axis=0)
+    ab, felt_ab = around[1:] - 128.0, felt.median_lab[1:] - 128.0
+    if float(np.linalg.norm(ab - felt_ab)) <= thr:
+        return around
+    c, fc = float(np.linalg.norm(ab)), float(np.linalg.norm(felt_ab))
+    if c > 0 and fc > 0 and 0.5 <= c / fc <= 2.0 and float(ab @ felt_ab) / (c * fc) >= np.cos(np.radians(20)):
+        return around
+    return np.asarray(felt.median_lab)
+
+
 def inner_mask(size: tuple[int, int], polygon: np.ndarray, shrink: float = 0.7) -> np.ndarray:
     """uint8 mask of the polygon shrunk about its centroid (leave out the circle's printed edge)."""
     w, h = size
@@ -65,13 +83,17 @@ def chips_present(
     an arm's shadow over seat 3's empty payout spot read as a payout). A chip of the felt's own hue,
     darker, looks the same pixel by pixel; but a shadow is cast by an arm and reaches beyond the
     circle, while a stack lies inside it. So scaled felt in the disc counts as felt only when the
-    crop around the disc is shaded too (``shade_outside`` of it)."""
+    crop around the disc is shaded too (``shade_outside`` of it).
+
+    Felt under a spotlight is the felt's colour lit brighter (b41-0011, a rendered batch: a pool of
+    light over seat 5 read as chips and a payout all clip long): where the crop around the disc is the
+    felt's colour at another lightness, the disc is held against that (``_local_felt``)."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    d = np.linalg.norm(lab - felt.median_lab, axis=2)
     sel = mask > 0
     if not sel.any():
         return False
     thr = max(20.0, 2.5 * felt.spread)
+    d = np.linalg.norm(lab - _local_felt(lab, sel, felt, thr), axis=2)
     off_all = d > thr
     off = off_all[sel]
     if off.any() and (~sel).any():
