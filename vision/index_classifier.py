@@ -94,8 +94,12 @@ def _build_model(width: int = 32) -> Any:
     return nn.Sequential(*layers)
 
 
-def _augment(x_u8: Any, imgsz: int, gen: Any) -> Any:
-    """One augmented float batch in [0, 1], shape (B, 3, imgsz, imgsz), from uint8 crops."""
+def _augment(x_u8: Any, imgsz: int, gen: Any, aspect: float = 0.0) -> Any:
+    """One augmented float batch in [0, 1], shape (B, 3, imgsz, imgsz), from uint8 crops.
+
+    ``aspect`` > 0 also squeezes or stretches each crop across by a factor up to ``1 + aspect`` either
+    way (log-uniform): fonts differ in width as well as in size (a condensed serif "3" is the width of
+    a "J")."""
     import torch
     import torch.nn.functional as F
 
@@ -111,6 +115,8 @@ def _augment(x_u8: Any, imgsz: int, gen: Any) -> Any:
     tx, ty = u(-0.12, 0.12), u(-0.12, 0.12)
     cos, sin = torch.cos(ang) * scale, torch.sin(ang) * scale
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    if aspect > 0:  # > 1 samples wider: the glyph comes out narrower
+        theta[:, :, 0] *= torch.exp(u(-math.log1p(aspect), math.log1p(aspect))).view(b, 1)
     grid = F.affine_grid(theta, [b, 3, imgsz, imgsz], align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
 
@@ -284,6 +290,7 @@ def train_index_classifier(
     batch: int = 256,
     lr: float = 3e-3,
     threads: int = 1,
+    aspect: float = 0.0,
 ) -> dict[str, Any]:
     """Train the CNN on ``train_dirs`` crops, score held-out top-1 on ``val_dir`` each epoch,
     export the best epoch to ``out_onnx`` (softmax included). The one-cycle learning-rate schedule
@@ -330,7 +337,7 @@ def train_index_classifier(
                 group["lr"] = _one_cycle(progress, lr)
             step += 1
             idx = perm[s * batch : (s + 1) * batch]
-            xb = _augment(xtr[idx], imgsz, gen)
+            xb = _augment(xtr[idx], imgsz, gen, aspect)
             yb = ytr[idx]
             loss = F.cross_entropy(model(xb), yb, weight=cw, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
@@ -368,6 +375,7 @@ def train_index_classifier(
         "onnx_bytes": out_onnx.stat().st_size,
         "imgsz": imgsz,
         "width": width,
+        "aspect_jitter": aspect,
         "params": n_params,
         "seed": seed,
         "epochs_planned": epochs,
@@ -398,6 +406,9 @@ def _main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument(
+        "--aspect-jitter", type=float, default=0.0, help="squeeze/stretch crops across by up to 1+this"
+    )
     ap.add_argument("--eval-only", action="store_true", help="only score --out on --val")
     a = ap.parse_args(argv)
     if a.eval_only:
@@ -415,6 +426,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         batch=a.batch,
         lr=a.lr,
         threads=a.threads,
+        aspect=a.aspect_jitter,
     )
     print(json.dumps({k: v for k, v in m.items() if k != "history"}, indent=2))
 
