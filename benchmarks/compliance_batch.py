@@ -8,11 +8,16 @@ the felt). For every clip it writes
 the ground truth only (``render.batch.write_truth``: layout, ``.states.jsonl``, ``.truth.json``; no
 drawing), or with ``--video`` the whole rendered clip (``render.clip.render_clip``, H.264 and boxes,
 20-60 ms a frame: use a small batch) and then checks that the no-video truth is byte-identical.
-Then it runs the audit on the ground-truth states (``paigow-monitor audit --states``) and the
-evaluation (``paigow-monitor evaluate``) and prints: rounds, violations injected per check id, recall
-per check id, false alerts, rounds rebuilt, wall time. Exit status 1 when a target is missed.
+Then it runs the audit on the ground-truth states (``paigow-monitor audit --states``), or with
+``--camera`` on the rendered videos through the camera pipeline and the shipped detector (as the
+README's main job runs), and the evaluation (``paigow-monitor evaluate``) and prints: rounds,
+violations injected per check id, recall per check id, false alerts, review items, rounds rebuilt,
+wall time. Exit status 1 when a target is missed. ``--reuse-clips`` audits the clips an earlier run
+left in ``--out`` again (same seed; nothing is rendered): to measure a change of the monitor on the
+same footage.
 
     nice -n 10 .venv/bin/python benchmarks/compliance_batch.py --rounds 200 --seed 1 --out /tmp/batch
+    .venv/bin/python benchmarks/compliance_batch.py --rounds 30 --seed 41 --video --camera --out /tmp/vb41
 """
 
 from __future__ import annotations
@@ -85,6 +90,7 @@ class BatchReport(_Model):
     missed_lines: list[str] = Field(default_factory=list)
     round_problem_lines: list[str] = Field(default_factory=list)
     video_mismatches: list[str] = Field(default_factory=list)
+    camera: bool = False  # audited through the camera pipeline (else on the ground-truth states)
     generate_s: float = 0.0
     audit_s: float = 0.0
     evaluate_s: float = 0.0
@@ -244,39 +250,47 @@ def run_batch(
     rounds_per_clip: int = 2,
     face_up_share: float = 0.0,
     workers: int = 1,
+    camera: bool = False,
+    reuse_clips: bool = False,
     log: Callable[[str], None] = print,
 ) -> BatchReport:
-    """Generate a fresh batch into ``out`` (emptied first), audit its states, evaluate it."""
+    """Generate a fresh batch into ``out`` (emptied first), audit it (its states, or with ``camera``
+    its videos), evaluate it. ``reuse_clips``: audit the clips of the earlier run in ``out`` again."""
     from rich.console import Console
 
     from compliance.audit import run_audit
 
     t0 = time.perf_counter()
-    for sub in (CLIPS_DIR, AUDIT_DIR, _CHECK_DIR):
-        shutil.rmtree(out / sub, ignore_errors=True)
-    clips = generate_batch(
-        out,
-        rounds,
-        seed,
-        video=video,
-        violation_rate=violation_rate,
-        rounds_per_clip=rounds_per_clip,
-        face_up_share=face_up_share,
-        log=log,
-    )
+    if reuse_clips:
+        clips = reused_clips(out, seed, video=camera)
+        shutil.rmtree(out / AUDIT_DIR, ignore_errors=True)
+    else:
+        for sub in (CLIPS_DIR, AUDIT_DIR, _CHECK_DIR):
+            shutil.rmtree(out / sub, ignore_errors=True)
+        clips = generate_batch(
+            out,
+            rounds,
+            seed,
+            video=video or camera,
+            violation_rate=violation_rate,
+            rounds_per_clip=rounds_per_clip,
+            face_up_share=face_up_share,
+            log=log,
+        )
     t1 = time.perf_counter()
     with open(os.devnull, "w") as devnull:
         res = run_audit(
             [out / CLIPS_DIR],
             out / AUDIT_DIR,
             workers=workers,
-            states=True,
+            states=not camera,
             force=True,
             progress=False,
             console=Console(file=devnull),
         )
     t2 = time.perf_counter()
     rep = score_batch(out, clips, seed)
+    rep.camera = camera
     if res.failed:
         rep.failures.append(f"audit failed on {len(res.failed)} clip(s): {', '.join(res.failed)}")
         rep.passed = False
@@ -284,6 +298,23 @@ def run_batch(
     rep.wall_s = time.perf_counter() - t0
     (out / "batch_report.json").write_text(rep.model_dump_json(indent=1))
     return rep
+
+
+def reused_clips(out: Path, seed: int, *, video: bool) -> list[BatchClip]:
+    """The clips an earlier run wrote into ``out`` (its ``batch_report.json``), checked to be there."""
+    path = out / "batch_report.json"
+    try:
+        earlier = BatchReport.model_validate_json(path.read_bytes())
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--reuse-clips: {path}: no earlier batch report to reuse ({e})") from e
+    if earlier.seed != seed:
+        raise SystemExit(f"--reuse-clips: {path} is the batch of seed {earlier.seed}, not {seed}")
+    need = [".truth.json", ".states.jsonl", *([".mp4"] if video else [])]
+    names = [f"{c.name}{x}" for c in earlier.clips for x in need]
+    gone = [n for n in names if not (out / CLIPS_DIR / n).is_file()]
+    if gone:
+        raise SystemExit(f"--reuse-clips: {out / CLIPS_DIR} lacks {', '.join(gone[:5])}")
+    return earlier.clips
 
 
 def _print(rep: BatchReport, out: Path) -> None:
@@ -309,6 +340,12 @@ def _print(rep: BatchReport, out: Path) -> None:
     print(
         f"recall {100 * ev.recall:.1f}% ({ev.findings_found}/{ev.findings_true}); false alerts "
         f"{ev.false_alerts}; duplicates {ev.duplicates}; rounds rebuilt {ev.rounds_rebuilt}/{ev.rounds_true}"
+        f" ({'through the camera' if rep.camera else 'on the ground-truth states'})"
+    )
+    print(
+        f"review items {ev.review_items}: {ev.review_true} on true findings ({ev.found_only_in_review} "
+        f"found only for review), {ev.review_false} on no true finding "
+        f"({ev.review_false_on_compliant_rounds} on compliant rounds)"
     )
     if any(c.video for c in rep.clips):
         same = sum(1 for c in rep.clips if c.identical_without_video)
@@ -342,13 +379,23 @@ def main(argv: list[str] | None = None) -> int:
         "--face-up-share", type=float, default=0.0, help="share of clips dealt face up (seed 003)"
     )
     ap.add_argument("--workers", type=int, default=1, help="audit worker processes")
+    ap.add_argument(
+        "--camera", action="store_true", help="audit the rendered videos through the camera (implies --video)"
+    )
+    ap.add_argument(
+        "--reuse-clips", action="store_true", help="audit the clips of the earlier run in --out again"
+    )
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.rounds_per_clip < 1 or not 0 <= args.violation_rate <= 1:
         ap.error("--rounds and --rounds-per-clip must be >= 1, --violation-rate within 0..1")
-    print(
-        f"generating {args.rounds} rounds (seed {args.seed}, {'with' if args.video else 'without'} video) "
-        f"into {args.out / CLIPS_DIR}"
-    )
+    video = args.video or args.camera
+    if args.reuse_clips:
+        print(f"auditing the clips of seed {args.seed} in {args.out / CLIPS_DIR} again")
+    else:
+        print(
+            f"generating {args.rounds} rounds (seed {args.seed}, {'with' if video else 'without'} video) "
+            f"into {args.out / CLIPS_DIR}"
+        )
     rep = run_batch(
         args.out,
         args.rounds,
@@ -358,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
         rounds_per_clip=args.rounds_per_clip,
         face_up_share=args.face_up_share,
         workers=args.workers,
+        camera=args.camera,
+        reuse_clips=args.reuse_clips,
     )
     _print(rep, args.out)
     return 0 if rep.passed else 1

@@ -59,6 +59,21 @@ def test_batch_meets_targets_on_states(batch: tuple[ModuleType, Path, Any]) -> N
     assert saved["evaluation"]["findings_found"] == ev.findings_found
 
 
+def test_reuse_clips_audits_the_same_clips_again_and_names_what_is_wrong(
+    batch: tuple[ModuleType, Path, Any],
+) -> None:
+    mod, out, rep = batch
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "clips").iterdir()}
+    again = mod.run_batch(out, 2, _SEED, reuse_clips=True, log=lambda _: None)
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "clips").iterdir()} == before  # nothing rendered
+    assert [c.name for c in again.clips] == [c.name for c in rep.clips] and not again.camera
+    assert again.evaluation.findings_found == rep.evaluation.findings_found and again.passed
+    with pytest.raises(SystemExit, match="seed 26, not 27"):
+        mod.run_batch(out, 2, 27, reuse_clips=True, log=lambda _: None)
+    with pytest.raises(SystemExit, match=r"lacks .*\.mp4"):  # a batch without video has no camera audit
+        mod.run_batch(out, 2, _SEED, reuse_clips=True, camera=True, log=lambda _: None)
+
+
 def test_a_finding_the_monitor_missed_fails_the_batch(batch: tuple[ModuleType, Path, Any]) -> None:
     mod, out, rep = batch
     clip = rep.clips[0]
