@@ -198,3 +198,36 @@ def test_an_index_box_inside_a_larger_one_is_not_read_again() -> None:
     )
     assert _contained(boxes).tolist() == [False, True, False, False]
     assert _contained(boxes[:1]).tolist() == [False]
+
+
+def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is_not() -> None:
+    from vision.detector import _CROP_MARGIN, _NOT_INDEX, _SECOND_LOOK_MARGINS, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf = False, 0.7, 0.3
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    seen: list[tuple[float, int]] = []
+
+    def probs(image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN) -> np.ndarray:
+        seen.append((margin, len(boxes)))
+        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
+        for i, b in enumerate(boxes):
+            if b[0] < 50:  # the sure index: card 0 whatever the cut
+                p[i, 0] = 0.95
+            elif margin == _CROP_MARGIN:  # the doubtful one: 7 by a hair at the usual cut
+                p[i, 7], p[i, 5] = 0.5, 0.45
+            else:  # 5 at both other cuts
+                p[i, 5], p[i, 7] = 0.8, 0.15
+            p[i, _NOT_INDEX] = 1 - p[i].sum()
+        return p
+
+    det._class_probs = probs  # type: ignore[method-assign]
+    boxes = np.array([[10, 10, 22, 40], [100, 10, 112, 40]], np.float32)
+    found = det._read_indices(np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9))
+    assert sorted(found.class_id.tolist()) == [0, 5]
+    assert seen == [(_CROP_MARGIN, 2)] + [(m, 1) for m in _SECOND_LOOK_MARGINS]  # only the doubtful one
+    p5 = float(found.confidence[found.class_id == 5][0])
+    assert p5 == pytest.approx(0.9 * (0.45 + 0.8 + 0.8) / 3)
+    det.second_look, seen[:] = 0.0, []
+    again = det._read_indices(np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9))
+    assert sorted(again.class_id.tolist()) == [0, 7] and len(seen) == 1
