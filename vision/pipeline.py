@@ -15,7 +15,10 @@ display, the LCD, each bet circle and payout spot):
    still read (the dealer's hand over one seat's high hand does not hide its low hand).
    (A blob from the edge that lies still for ``edge_read_after_s`` is read through: a card pushed half
    out of its area. On the i-Verify display a cover is told by the panel's colour, and counts as "not
-   visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.)
+   visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.
+   A zone an occluder reaches into without hiding it is read, but when a card is found lying on the
+   occluder there - the arm itself, a dark sleeve read as a back, or a card in the hand - that zone
+   counts as occluded this time, and is read again once the arm has gone.)
 3. **Settle, then read.** A changed, unoccluded zone is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
    upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
