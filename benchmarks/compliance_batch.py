@@ -112,9 +112,11 @@ def generate_batch(
     violation_rate: float = 0.5,
     rounds_per_clip: int = 2,
     face_up_share: float = 0.0,
+    image_size: tuple[int, int] | None = None,
     log: Callable[[str], None] = print,
 ) -> list[BatchClip]:
-    """Write the clips of a fresh batch into ``out/clips/`` (ground truth; videos with ``video``)."""
+    """Write the clips of a fresh batch into ``out/clips/`` (ground truth; videos with ``video``), seen
+    by a camera of ``image_size`` (width, height; None: the renderer's default, 1280x720)."""
     import numpy as np
 
     from render.batch import write_truth
@@ -147,16 +149,16 @@ def generate_batch(
             video=video,
         )
         if video:
-            render_clip(sc, clip_seed, clips_dir, name=name)
+            render_clip(sc, clip_seed, clips_dir, name=name, image_size=image_size)
             check = out / _CHECK_DIR
-            write_truth(sc, clip_seed, check, name=name)
-            layout_name = layout_file_name(plan_clip(sc, clip_seed)[0])
+            write_truth(sc, clip_seed, check, name=name, image_size=image_size)
+            layout_name = layout_file_name(plan_clip(sc, clip_seed, image_size)[0])
             diff = _same_files(clips_dir, check, [f"{name}.states.jsonl", f"{name}.truth.json", layout_name])
             clip.identical_without_video = not diff
             if diff:
                 log(f"  {name}: the no-video ground truth differs from the rendered clip's: {diff}")
         else:
-            write_truth(sc, clip_seed, clips_dir, name=name)
+            write_truth(sc, clip_seed, clips_dir, name=name, image_size=image_size)
         made.append(clip)
         log(f"  {name}: {n} round(s), injected: {', '.join(injected) or '-'}")
         left -= n
@@ -252,6 +254,7 @@ def run_batch(
     workers: int = 1,
     camera: bool = False,
     reuse_clips: bool = False,
+    image_size: tuple[int, int] | None = None,
     log: Callable[[str], None] = print,
 ) -> BatchReport:
     """Generate a fresh batch into ``out`` (emptied first), audit it (its states, or with ``camera``
@@ -275,6 +278,7 @@ def run_batch(
             violation_rate=violation_rate,
             rounds_per_clip=rounds_per_clip,
             face_up_share=face_up_share,
+            image_size=image_size,
             log=log,
         )
     t1 = time.perf_counter()
@@ -385,7 +389,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--reuse-clips", action="store_true", help="audit the clips of the earlier run in --out again"
     )
+    ap.add_argument("--size", default=None, help="camera resolution WIDTHxHEIGHT (default 1280x720)")
     args = ap.parse_args(argv)
+    size: tuple[int, int] | None = None
+    if args.size is not None:
+        m = re.fullmatch(r"(\d+)x(\d+)", args.size)
+        if m is None or min(int(m[1]), int(m[2])) < 16:
+            ap.error(f"--size must be WIDTHxHEIGHT, such as 1920x1080, but got {args.size!r}")
+        size = (int(m[1]), int(m[2]))
     if args.rounds < 1 or args.rounds_per_clip < 1 or not 0 <= args.violation_rate <= 1:
         ap.error("--rounds and --rounds-per-clip must be >= 1, --violation-rate within 0..1")
     video = args.video or args.camera
@@ -407,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         camera=args.camera,
         reuse_clips=args.reuse_clips,
+        image_size=size,
     )
     _print(rep, args.out)
     return 0 if rep.passed else 1

@@ -33,16 +33,23 @@ from render.table import write_layout
 __all__ = ["write_truth"]
 
 
-def write_truth(scenario: Scenario, seed: int, out_dir: str | Path, name: str | None = None) -> ClipTruth:
+def write_truth(
+    scenario: Scenario,
+    seed: int,
+    out_dir: str | Path,
+    name: str | None = None,
+    image_size: tuple[int, int] | None = None,
+) -> ClipTruth:
     """Play ``scenario`` with ``seed`` and write its layout, states and truth into ``out_dir`` (no video).
 
-    The files are those ``render_clip(scenario, seed, out_dir, name)`` writes, byte for byte; the
+    The files are those ``render_clip(scenario, seed, out_dir, name, image_size=image_size)`` writes,
+    byte for byte; the
     truth's ``clip`` names the video that ``render_clip`` would write (``<name>.mp4``).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     clip = name or scenario.name
-    layout, director = plan_clip(scenario, seed)
+    layout, director = plan_clip(scenario, seed, image_size)
     zones = _Zones(layout)
     # Only the arm's and the towel's outlines are taken from the renderer (effects off, no cards).
     renderer = FrameRenderer(layout, load_deck(_deck_for(scenario, seed), _ART_SOURCE_WIDTH), seed, False)

@@ -102,3 +102,11 @@ def test_a_finding_the_monitor_missed_fails_the_batch(batch: tuple[ModuleType, P
     row = next(c for c in again.checks if c.check == planted["check_id"])
     assert row.true_findings == row.found + 1
     assert any(f"{planted['check_id']} seat 6" in line for line in again.missed_lines)
+
+
+def test_a_batch_seen_by_another_camera_resolution(tmp_path: Path) -> None:
+    mod = _load()
+    rep = mod.run_batch(tmp_path, 1, _SEED, rounds_per_clip=1, image_size=(1920, 1080), log=lambda _: None)
+    layouts = list((tmp_path / "clips").glob("*.layout.yaml"))
+    assert len(layouts) == 1 and "image_width: 1920" in layouts[0].read_text()
+    assert rep.passed, rep.failures
