@@ -113,10 +113,12 @@ def generate_batch(
     rounds_per_clip: int = 2,
     face_up_share: float = 0.0,
     image_size: tuple[int, int] | None = None,
+    deck: str | None = None,
     log: Callable[[str], None] = print,
 ) -> list[BatchClip]:
     """Write the clips of a fresh batch into ``out/clips/`` (ground truth; videos with ``video``), seen
-    by a camera of ``image_size`` (width, height; None: the renderer's default, 1280x720)."""
+    by a camera of ``image_size`` (width, height; None: the renderer's default, 1280x720), dealt from
+    ``deck`` (None: the held-out validation decks in turn; a deck without a Joker deals 52 cards)."""
     import numpy as np
 
     from render.batch import write_truth
@@ -137,6 +139,8 @@ def generate_batch(
         sc = random_scenario(
             game, clip_seed, rounds=n, violation_rate=violation_rate, face_up_dealing=face_up
         )
+        if deck is not None:
+            sc = sc.model_copy(update={"deck": deck})
         name = f"b{seed}-{i:04d}-{'seven' if game == 'seven-card' else 'six'}{'-faceup' if face_up else ''}"
         injected = [v.check.value for r in sc.rounds for v in r.violations]
         clip = BatchClip(
@@ -255,6 +259,7 @@ def run_batch(
     camera: bool = False,
     reuse_clips: bool = False,
     image_size: tuple[int, int] | None = None,
+    deck: str | None = None,
     log: Callable[[str], None] = print,
 ) -> BatchReport:
     """Generate a fresh batch into ``out`` (emptied first), audit it (its states, or with ``camera``
@@ -279,6 +284,7 @@ def run_batch(
             rounds_per_clip=rounds_per_clip,
             face_up_share=face_up_share,
             image_size=image_size,
+            deck=deck,
             log=log,
         )
     t1 = time.perf_counter()
@@ -390,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         "--reuse-clips", action="store_true", help="audit the clips of the earlier run in --out again"
     )
     ap.add_argument("--size", default=None, help="camera resolution WIDTHxHEIGHT (default 1280x720)")
+    ap.add_argument(
+        "--deck", default=None, help="deal every clip from this deck (default: the held-out decks in turn)"
+    )
     args = ap.parse_args(argv)
     size: tuple[int, int] | None = None
     if args.size is not None:
@@ -419,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         camera=args.camera,
         reuse_clips=args.reuse_clips,
         image_size=size,
+        deck=args.deck,
     )
     _print(rep, args.out)
     return 0 if rep.passed else 1

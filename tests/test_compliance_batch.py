@@ -104,9 +104,21 @@ def test_a_finding_the_monitor_missed_fails_the_batch(batch: tuple[ModuleType, P
     assert any(f"{planted['check_id']} seat 6" in line for line in again.missed_lines)
 
 
-def test_a_batch_seen_by_another_camera_resolution(tmp_path: Path) -> None:
+def test_a_batch_seen_by_another_camera_and_dealt_from_one_deck(tmp_path: Path) -> None:
     mod = _load()
-    rep = mod.run_batch(tmp_path, 1, _SEED, rounds_per_clip=1, image_size=(1920, 1080), log=lambda _: None)
+    rep = mod.run_batch(
+        tmp_path,
+        2,
+        _SEED,
+        rounds_per_clip=2,
+        image_size=(1920, 1080),
+        deck="kde-standard",
+        log=lambda _: None,
+    )
     layouts = list((tmp_path / "clips").glob("*.layout.yaml"))
     assert len(layouts) == 1 and "image_width: 1920" in layouts[0].read_text()
+    truth = json.loads(next((tmp_path / "clips").glob("*.truth.json")).read_text())
+    dealt = [c for r in truth["rounds"] for h in r["hands"] for c in h["cards"]]
+    # kde-standard has no Joker: its 52 cards are dealt (a 53-card deck deals the Joker in 92 % of rounds)
+    assert len(dealt) >= 2 * 6 * 6 and "Jk" not in dealt
     assert rep.passed, rep.failures
