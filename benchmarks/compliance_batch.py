@@ -50,7 +50,7 @@ _GAMES: tuple[Game, Game] = ("seven-card", "six-card")
 CLIPS_DIR = "clips"
 AUDIT_DIR = "audit"
 _CHECK_DIR = "novideo-check"
-_MISSED = re.compile(r"^round (\d+) (\S+) seat (\S+)$")
+_MISSED = re.compile(r"^round (\d+) (\S+) seat (\S+)( \(found for review\))?$")  # compliance.evaluate
 
 
 class _Model(BaseModel):

@@ -122,3 +122,9 @@ def test_a_batch_seen_by_another_camera_and_dealt_from_one_deck(tmp_path: Path) 
     # kde-standard has no Joker: its 52 cards are dealt (a 53-card deck deals the Joker in 92 % of rounds)
     assert len(dealt) >= 2 * 6 * 6 and "Jk" not in dealt
     assert rep.passed, rep.failures
+
+
+def test_a_finding_found_only_for_review_is_a_miss_of_its_check() -> None:
+    # compliance.evaluate's words for a true finding no alert found but a review item did (camera input)
+    hit = _load()._MISSED.match("round 1 HOUSE-WAY seat None (found for review)")
+    assert hit is not None and hit.group(2) == "HOUSE-WAY"
