@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "states"))
 from tablescript import Run, Table, changes_only
 
-from vision.state import BACK, UNREAD, TableState
+from vision.state import BACK, UNREAD, DealerState, TableState
 
 SURE = 0.95
 BACK_SCORE = 0.9  # the detector's score for a back (a back is not read)
@@ -285,6 +285,35 @@ def test_a_duplicate_read_surely_voids_the_round_and_one_read_with_doubt_is_for_
     assert g.status == "review" and g.confidence == 0.52 and "camera read confidence 0.52" in g.observed
     # a suspected duplicate does not void the round: later findings do not say so
     assert not any("round void" in h.observed for h in doubt.findings)
+
+
+def test_wagers_left_in_a_round_a_doubted_duplicate_may_void_are_for_review() -> None:
+    """A duplicate read with doubt (for review) may still be real, and a void round's wagers are all
+    left (seed 002 rule 5.1.1): a settlement judged on it is no surer than the round standing."""
+
+    def left_as_void() -> Table:
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+        t.dealer_set()
+        dup = t.dealer.high[0]
+        setting = t.truth["seat1:set"]
+        high, low = setting[: setting.index("|")], setting[setting.index("|") + 1 :]
+        t.place(1, [dup, *high[1:]], low).turn(3)
+        for seat in t.seats.values():  # the cards are collected, every wager left where it lies
+            seat.dealt, seat.high, seat.low = [], [], []
+        t.dealer = DealerState()
+        return t.hold(1).hold(1)
+
+    sure = camera_run(camera(left_as_void()))
+    assert sure.of("FOREIGN-CARD")[0].status == "alert" and not sure.of("SETTLEMENT")  # void: not judged
+    dup = next(s for s in left_as_void().states if set(s.seat(1).high) & set(s.dealer.high))
+    [card] = set(dup.seat(1).high) & set(dup.dealer.high)
+    doubt = camera_run(camera_cards(left_as_void(), {("seat1.high", card): 0.52}))
+    [f] = doubt.of("FOREIGN-CARD")
+    assert f.status == "review" and f.confidence == 0.52
+    settled = doubt.of("SETTLEMENT")
+    assert settled, "the cards dealt must give seat 3 a win or a loss, not a push"
+    for g in settled:
+        assert g.status == "review" and g.confidence == 0.48 and "may be void" in g.observed
 
 
 def test_a_duplicate_rests_on_the_reads_of_that_card_only() -> None:

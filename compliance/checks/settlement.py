@@ -23,7 +23,9 @@ re-set after the reveal). The dealer's is his last DEALER_SET.
 
 Only judged when the footage shows enough: both settings read as faces that ``settle_round`` takes
 (no backs; a hand of the wrong size or a card twice is CARD-COUNT's or FOREIGN-CARD's, and is not
-settled here). A round voided by FOREIGN-CARD is not judged (seed 002 rule 5.1.1: nothing stands).
+settled here). A round voided by FOREIGN-CARD is not judged (seed 002 rule 5.1.1: nothing stands);
+in a round where a duplicate is only suspected (a FOREIGN-CARD review item, confidence c) a finding
+is no surer than the round standing, 1 - c.
 A payout or take seen before the faces are known is judged once they are (its own time and frame
 stay the evidence); a push is judged at ROUND_END (a round cut off by the end of the footage is not).
 Seat: the seat settled. One finding per seat per round; confidence 1.0 for a payout or a take (an
@@ -114,6 +116,14 @@ class Settlement(Check):
         if result.outcome is _RIGHT[action] or not self.once(rnd, p.name):
             return []
         what = {"paid": "paid the wager", "taken": "took the wager", "left": "left the wager, no payout"}
+        observed = f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
+        observed += show(dealer)
+        void = _suspected_void(rnd)
+        if void is not None and 1.0 - void.confidence < confidence:
+            # the result stands only if the round does: a duplicate suspected (for review) may void it,
+            # and a void round's wagers are all left (seed 002 rule 5.1.1)
+            confidence = 1.0 - void.confidence
+            observed += f" [the round may be void: FOREIGN-CARD for review at t={void.t:.2f}s]"
         return [
             self.finding(
                 rnd,
@@ -122,8 +132,7 @@ class Settlement(Check):
                 frame=evidence.frame,
                 expected=f"{result.outcome.value} ({result.detail}; {result.cite}): the wager "
                 f"{_DUE[result.outcome]}",
-                observed=f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
-                f"{show(dealer)}",
+                observed=observed,
                 confidence=confidence,
                 read=read,
             )
@@ -163,3 +172,10 @@ class Settlement(Check):
             if len(self._cache) > 4096:
                 self._cache.pop(next(iter(self._cache)))
         return self._cache[key]
+
+
+def _suspected_void(rnd: RoundState) -> Finding | None:
+    """The surest FOREIGN-CARD finding of the round left for review (a duplicate suspected on doubtful
+    reads), if any: the round may be void. (One made an alert voids it: ``rnd.void_reason``.)"""
+    doubted = [f for f in rnd.findings if f.check_id is CheckId.FOREIGN_CARD and f.status == "review"]
+    return max(doubted, key=lambda f: f.confidence, default=None)
