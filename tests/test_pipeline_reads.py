@@ -90,6 +90,27 @@ def test_a_third_index_read_inside_a_card_boxed_corner_to_corner_is_that_card() 
     assert sorted(merge_card_indices(beside, PX_PER_MM).labels) == ["7h", "As"]
 
 
+def test_two_reads_each_boxing_the_same_card_corner_to_corner_are_that_card() -> None:
+    # b42-0011 (dondorf): the detector's corner pairs of a four-index card gave 9s at 0.83 and 9c at
+    # 0.47, each boxed nearly corner to corner on the one card: a seventh card at the dealer
+    d = Detections(
+        np.array([[100, 200, 202, 342], [101, 201, 201, 341], [300, 200, 402, 342]], np.float32),
+        np.array([CLASSES.index("9s"), CLASSES.index("9c"), CLASSES.index("Kd")]),
+        np.array([0.83, 0.47, 0.8]),
+    )
+    m = merge_card_indices(d, PX_PER_MM)
+    assert sorted(m.labels) == ["9s", "Kd"]
+    nine = float(m.confidence[m.labels.index("9s")])
+    assert abs(nine - 0.83 * 0.53 / (0.83 * 0.53 + 0.47 * 0.17)) < 1e-5
+    # two whole cards side by side (a card-long box each, half overlapping) stay two
+    apart = Detections(
+        np.array([[100, 200, 202, 342], [150, 200, 252, 342]], np.float32),
+        np.array([CLASSES.index("9s"), CLASSES.index("9c")]),
+        np.array([0.83, 0.47]),
+    )
+    assert sorted(merge_card_indices(apart, PX_PER_MM).labels) == ["9c", "9s"]
+
+
 def test_a_card_read_by_its_top_index_is_placed_by_its_body_below() -> None:
     # s13: face-up dealt cards fanned across the deal spot; only their top indices are read, and
     # those lie in the high area above it. Where the card's blank white lies below the index and felt
