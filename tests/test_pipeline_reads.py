@@ -191,3 +191,20 @@ def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
     after = _run(p, t, 8, 14)[-1]  # it stops: read, and known again
     assert after.seat(2).high == ["Kd"] and after.read_confidence["seat2.high"] == np.float32(0.9)
     assert after.card_confidence["seat2.high"] == [np.float32(0.9)]
+
+
+def test_a_zone_read_anew_but_not_yet_held_long_enough_is_unread_until_shown() -> None:
+    # b42-0002: seat 5's high hand, read as the arm left it, was shown empty for one more state (its
+    # new reading waiting out the debounce): "seen unset in plain view", a false IVERIFY-SEAT-EARLY
+    lay = make_layout()
+    t = SynthTable(lay)
+    p = TablePipeline(lay, _SureOf({}), CFG.model_copy(update={"hold_frames": 4}))
+    _run(p, t, 8, 0)
+    t.cards = [("As", 250.0, 620.0)]
+    seen = _run(p, t, 2, 8)
+    t.cards.append(("Kd", 760.0, 620.0))  # two frames later, in seat 2's high area
+    seen += _run(p, t, 12, 10)
+    first = next(s for s in seen if s.seat(1).high == ["As"])
+    assert first.seat(2).high == [] and first.read_confidence.get("seat2.high") == UNREAD
+    last = seen[-1]
+    assert last.seat(2).high == ["Kd"] and last.read_confidence["seat2.high"] == np.float32(0.9)

@@ -479,14 +479,25 @@ class TablePipeline:
         """The state with how sure the camera is of each zone's cards: the confidences of the reading
         the zone shows (``TableState.read_confidence``, ``TableState.card_confidence``), or ``UNREAD``
         for a card zone whose picture has changed since that reading and that has not been read again
-        (its cards are being put down or moved: the content shown is the old one; no card confidences)."""
+        (its cards are being put down or moved: the content shown is the old one; no card confidences),
+        or whose new reading is not yet held long enough to be shown (b42-0002: seat 5's high hand read
+        as the arm left, shown empty for one more state, was taken as "seen unset in plain view" and
+        made a false IVERIFY-SEAT-EARLY alert)."""
         conf: dict[str, float] = {}
         cards: dict[str, list[float]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
             for z in w.zones:
-                if w.region.kind == "cards" and not z.occluded and (z.changed_since is not None or z.fresh):
+                if (
+                    w.region.kind == "cards"
+                    and not z.occluded
+                    and (
+                        z.changed_since is not None
+                        or z.fresh
+                        or (z.settled_value is not _UNSET and z.settled_value != self.tracker.value(z.key))
+                    )
+                ):
                     conf[z.key] = UNREAD
                     continue
                 got = self._settled_conf.get(z.key)
