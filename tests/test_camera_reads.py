@@ -267,15 +267,20 @@ def test_an_area_hidden_just_after_a_set_keeps_the_set_not_the_hand_it_replaced(
 # --- FOREIGN-CARD -------------------------------------------------------------------------------
 
 
-def _duplicate() -> Table:
-    """Seat 1's hand shows the dealer's first card too (a duplicate: or a misread)."""
+def _seat1_shows_the_dealers_card() -> Table:
+    """Seat 1's hand turned up showing the dealer's first card too (a duplicate: or a misread), and
+    seat 3 turned up; the wagers not settled yet."""
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
     t.dealer_set()
     dup = t.dealer.high[0]
     setting = t.truth["seat1:set"]
     high, low = setting[: setting.index("|")], setting[setting.index("|") + 1 :]
-    t.place(1, [dup, *high[1:]], low).turn(3).pay(1, 3).collect_all().hold(1)
-    return t
+    return t.place(1, [dup, *high[1:]], low).turn(3)
+
+
+def _duplicate() -> Table:
+    """Seat 1's hand shows the dealer's first card too; both wagers paid, the cards collected."""
+    return _seat1_shows_the_dealers_card().pay(1, 3).collect_all().hold(1)
 
 
 def test_a_duplicate_read_surely_voids_the_round_and_one_read_with_doubt_is_for_review() -> None:
@@ -296,12 +301,7 @@ def test_wagers_left_in_a_round_a_doubted_duplicate_may_void_are_for_review() ->
     left (seed 002 rule 5.1.1): a settlement judged on it is no surer than the round standing."""
 
     def left_as_void() -> Table:
-        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
-        t.dealer_set()
-        dup = t.dealer.high[0]
-        setting = t.truth["seat1:set"]
-        high, low = setting[: setting.index("|")], setting[setting.index("|") + 1 :]
-        t.place(1, [dup, *high[1:]], low).turn(3)
+        t = _seat1_shows_the_dealers_card()
         for seat in t.seats.values():  # the cards are collected, every wager left where it lies
             seat.dealt, seat.high, seat.low = [], [], []
         t.dealer = DealerState()
