@@ -402,10 +402,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     size: tuple[int, int] | None = None
     if args.size is not None:
-        m = re.fullmatch(r"(\d+)x(\d+)", args.size)
-        if m is None or min(int(m[1]), int(m[2])) < 16:
-            ap.error(f"--size must be WIDTHxHEIGHT, such as 1920x1080, but got {args.size!r}")
-        size = (int(m[1]), int(m[2]))
+        from render.table import parse_image_size
+
+        try:
+            size = parse_image_size(args.size)
+        except ValueError as e:
+            ap.error(str(e))
     if args.rounds < 1 or args.rounds_per_clip < 1 or not 0 <= args.violation_rate <= 1:
         ap.error("--rounds and --rounds-per-clip must be >= 1, --violation-rate within 0..1")
     video = args.video or args.camera

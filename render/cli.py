@@ -80,11 +80,10 @@ def register(app: typer.Typer) -> None:
 
 
 def _parse_size(text: str) -> tuple[int, int]:
-    """``1920x1080`` -> (1920, 1080); a clear error otherwise."""
+    """``1920x1080`` -> (1920, 1080); a clear error otherwise (``render.table.parse_image_size``)."""
+    from render.table import parse_image_size
+
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise typer.BadParameter(f"--size must be WIDTHxHEIGHT (like 1920x1080), but got {text!r}") from None
-    if not (160 <= w <= 7680 and 90 <= h <= 4320):
-        raise typer.BadParameter(f"--size {text!r} is outside 160x90 .. 7680x4320")
-    return w, h
+        return parse_image_size(text)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None

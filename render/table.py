@@ -34,6 +34,7 @@ __all__ = [
     "TableGeometry",
     "build_layout",
     "draw_felt",
+    "parse_image_size",
     "write_layout",
 ]
 
@@ -45,6 +46,18 @@ TABLE_W_MM = 1520.0
 TABLE_H_MM = 860.0
 IMAGE_W = 1280
 IMAGE_H = 720
+
+
+def parse_image_size(text: str) -> tuple[int, int]:
+    """A camera resolution ``1920x1080`` -> (1920, 1080); ValueError naming the text otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must be WIDTHxHEIGHT (like 1920x1080), but got {text!r}") from None
+    if not (160 <= w <= 7680 and 90 <= h <= 4320):
+        raise ValueError(f"--size {text!r} is outside 160x90 .. 7680x4320")
+    return w, h
+
 
 _DEALER_CENTRE = (760.0, 140.0)  # centre of the seat arc
 _SEAT_ANGLES = tuple(162.0 - 28.8 * k for k in range(6))  # seat 1..6, degrees from +x towards +y
