@@ -156,6 +156,7 @@ class _LazyDetector:
 
 
 _UNSET: Any = object()
+_ON_ARM: Any = object()  # what _read gives a zone with a find lying on the arm reaching into it
 
 
 @dataclass
@@ -433,7 +434,6 @@ class TablePipeline:
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
-        self._on_arm: set[str] = set()  # zones of the last read with a find lying on the arm (_read)
         # read confidence of the face cards of each zone in the latest read (TableState.read_confidence),
         # each card's confidence in a card zone's latest read, left to right (TableState.card_confidence),
         # and both of the reading each zone last settled on (key -> (reading, zone's, cards'))
@@ -621,10 +621,10 @@ class TablePipeline:
                     todo.append(z)
         out: dict[str, Hashable] = {}
         for z in todo:
-            if z.name in self._on_arm:  # something found lies on the arm: hidden, read it once it has gone
+            v = values[z.key]
+            if v is _ON_ARM:  # something found lies on the arm: hidden, read it once it has gone
                 z.occluded = z.recheck = True
                 continue
-            v = values[z.key]
             if v == z.last:
                 z.agree += 1
             else:
@@ -692,9 +692,8 @@ class TablePipeline:
         """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop) and the
         zones it reaches into without hiding them. A card found lying on it there may be the arm itself
         (a dark sleeve resting over the dealer's area reads as a card back) or a card in the hand, not
-        on the felt: that zone is listed in ``self._on_arm``, and counts as hidden this time."""
+        on the felt: that zone reads ``_ON_ARM``, and counts as hidden this time."""
         r = w.region
-        self._on_arm = set()
         crop = r.rectify(image)
         for key in (z.key for z in w.zones):
             self._read_conf.pop(key, None)
@@ -703,8 +702,7 @@ class TablePipeline:
             dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
             self._last_boxes = dets.xyxy
             zones = r.assign(card_centres(crop, dets, r.px_per_mm))
-            if on_arm is not None:
-                self._on_arm = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm)
+            hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
@@ -719,7 +717,7 @@ class TablePipeline:
                 v.sort(key=lambda xlc: (xlc[0], xlc[1]))
                 if v:
                     self._read_cards[z] = tuple(c for _, _, c in v)
-            return {z: tuple(lab for _, lab, _ in v) for z, v in out.items()}
+            return {z: _ON_ARM if z in hidden else tuple(lab for _, lab, _ in v) for z, v in out.items()}
         if r.kind == "lcd":
             return {"lcd": read_lcd(crop)}
         if r.kind == "bet":
