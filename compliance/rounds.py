@@ -71,6 +71,7 @@ round ends (``PositionState.wager_in``) was left as it was.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -246,12 +247,10 @@ def agreeing_reads(*conf: float | None) -> float | None:
     reads are combined as independent chances of being wrong: 1 - (1 - a)(1 - b)... (a conservative
     combination: it gives no credit for the misreads having to agree). None (sure) when any is sure.
     """
-    if not conf or any(c is None for c in conf):
+    known = [c for c in conf if c is not None]
+    if not known or len(known) < len(conf):
         return None
-    wrong = 1.0
-    for c in conf:
-        wrong *= 1.0 - float(c)  # type: ignore[arg-type]
-    return 1.0 - wrong
+    return 1.0 - math.prod(1.0 - c for c in known)
 
 
 @dataclass
