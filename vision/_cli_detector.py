@@ -152,12 +152,15 @@ def eval_detector(
     tile: Annotated[
         bool, typer.Option(help="read images larger than the model in tiles, as the pipeline does")
     ] = True,
+    second_look: Annotated[
+        float, typer.Option(help="read indices less sure than this again, cut tighter and looser (0 = off)")
+    ] = 0.0,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
     from vision.training import evaluate, format_report
 
-    det = load_detector(models, conf=conf, tile=tile, cls_conf=cls_conf)
+    det = load_detector(models, conf=conf, tile=tile, cls_conf=cls_conf, second_look=second_look)
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))
     if out is not None:

@@ -284,9 +284,10 @@ class OnnxCardDetector:
     over each crop and the crop turned 180 degrees (held-out index top-1 +1 point, better-calibrated
     confidence, twice the stage-2 cost: ~0.5 ms per index). ``second_look``: an index whose surest
     class is below this is read again cut tighter and looser (``_SECOND_LOOK_MARGINS``) and the views
-    averaged; 0 (the default) turns it off. Measured at 0.7 (reads >= 0.4): held-out D5, first 1,200
-    zone crops, faces P 0.972 -> 0.976, R 0.960 -> 0.966 at ~1 % more time; but the sample footage's
-    card recall 0.964 -> 0.961 (bellot's pip cards, doubtful at every cut, averaged under the floor).
+    averaged; 0 (the default) turns it off. Measured at 0.7: held-out D5, first 1,200 zone crops
+    (``paigow-monitor eval-detector --data D5 --limit 1200 --second-look 0.7``), faces P 0.950 ->
+    0.959, R 0.976 -> 0.980 at ~1 % more time; but the sample footage's card recall 0.964 -> 0.961
+    (bellot's pip cards, doubtful at every cut, averaged under the pipeline's 0.4 floor).
     """
 
     def __init__(
