@@ -50,6 +50,7 @@ _GAMES: tuple[Game, Game] = ("seven-card", "six-card")
 CLIPS_DIR = "clips"
 AUDIT_DIR = "audit"
 _CHECK_DIR = "novideo-check"
+MANIFEST = "batch_clips.json"  # the clips rendered, written before the audit starts
 _MISSED = re.compile(r"^round (\d+) (\S+) seat (\S+)( \(found for review\))?$")  # compliance.evaluate
 
 
@@ -68,6 +69,14 @@ class BatchClip(_Model):
     injected: list[str]  # check ids injected, one entry per injected violation
     video: bool
     identical_without_video: bool | None = None  # --video only: write_truth gave the same files
+
+
+class BatchManifest(_Model):
+    """What a run rendered, written as soon as it is: ``--reuse-clips`` finds the clips even when the
+    run stopped before its report (a crash in the audit)."""
+
+    seed: int
+    clips: list[BatchClip]
 
 
 class CheckScore(_Model):
@@ -275,6 +284,8 @@ def run_batch(
     else:
         for sub in (CLIPS_DIR, AUDIT_DIR, _CHECK_DIR):
             shutil.rmtree(out / sub, ignore_errors=True)
+        for name in (MANIFEST, "batch_report.json"):  # an earlier run's: not these clips
+            (out / name).unlink(missing_ok=True)
         clips = generate_batch(
             out,
             rounds,
@@ -287,6 +298,7 @@ def run_batch(
             deck=deck,
             log=log,
         )
+        (out / MANIFEST).write_text(BatchManifest(seed=seed, clips=clips).model_dump_json(indent=1))
     t1 = time.perf_counter()
     with open(os.devnull, "w") as devnull:
         res = run_audit(
@@ -311,12 +323,16 @@ def run_batch(
 
 
 def reused_clips(out: Path, seed: int, *, video: bool) -> list[BatchClip]:
-    """The clips an earlier run wrote into ``out`` (its ``batch_report.json``), checked to be there."""
-    path = out / "batch_report.json"
+    """The clips an earlier run wrote into ``out`` (its ``MANIFEST``, or for a run made before there was
+    one its ``batch_report.json``), checked to be there."""
+    path = out / MANIFEST
+    model: type[BatchManifest] | type[BatchReport] = BatchManifest
+    if not path.exists():
+        path, model = out / "batch_report.json", BatchReport
     try:
-        earlier = BatchReport.model_validate_json(path.read_bytes())
+        earlier = model.model_validate_json(path.read_bytes())
     except (OSError, ValueError) as e:
-        raise SystemExit(f"--reuse-clips: {path}: no earlier batch report to reuse ({e})") from e
+        raise SystemExit(f"--reuse-clips: {path}: no earlier batch to reuse ({e})") from e
     if earlier.seed != seed:
         raise SystemExit(f"--reuse-clips: {path} is the batch of seed {earlier.seed}, not {seed}")
     need = [".truth.json", ".states.jsonl", *([".mp4"] if video else [])]

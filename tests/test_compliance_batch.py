@@ -72,6 +72,13 @@ def test_reuse_clips_audits_the_same_clips_again_and_names_what_is_wrong(
         mod.run_batch(out, 2, 27, reuse_clips=True, log=lambda _: None)
     with pytest.raises(SystemExit, match=r"lacks .*\.mp4"):  # a batch without video has no camera audit
         mod.run_batch(out, 2, _SEED, reuse_clips=True, camera=True, log=lambda _: None)
+    # a run that stopped after rendering (no report written) is still found by its manifest
+    report = (out / "batch_report.json").read_bytes()
+    (out / "batch_report.json").unlink()
+    try:
+        assert [c.name for c in mod.reused_clips(out, _SEED, video=False)] == [c.name for c in rep.clips]
+    finally:
+        (out / "batch_report.json").write_bytes(report)
 
 
 def test_a_finding_the_monitor_missed_fails_the_batch(batch: tuple[ModuleType, Path, Any]) -> None:
