@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from render.training import (
     crop_square,
     index_box,
 )
-from rules.cards import parse_card
+from rules.cards import JOKER, parse_card
 from vision.detector import tile_origins
 from vision.layout import Game
 
@@ -101,11 +102,19 @@ def _free_fraction(quad: np.ndarray, cover: np.ndarray) -> float:
 
 
 _Label = tuple[str, int, np.ndarray, float, np.ndarray]
+_Box = tuple[float, float, float, float]
 
 
-def _labels(boxes: list[CardBox], occl: np.ndarray | None, deck: str, shape: tuple[int, int]) -> list[_Label]:
+def _labels(
+    boxes: list[CardBox],
+    occl: np.ndarray | None,
+    deck: str,
+    shape: tuple[int, int],
+    joker_box: _Box | None = None,
+) -> list[_Label]:
     """``(kind, card code, image quad, visible share, card quad)`` of every index and back in a frame
-    (a back's quad is its card's)."""
+    (a back's quad is its card's). ``joker_box``: the Joker's index box when its face is a
+    ``render.synth_joker`` one (the deck's own box otherwise)."""
     cover = occl.copy() if occl is not None else np.zeros(shape, np.uint8)
     on_table = [b for b in boxes if b.zone != "iverify"]
     display = [b for b in boxes if b.zone == "iverify"]
@@ -115,21 +124,23 @@ def _labels(boxes: list[CardBox], occl: np.ndarray | None, deck: str, shape: tup
         if b.card == "BACK":
             out.append(("back", -1, q, b.visible, q))
         elif b.zone != "moving":
-            out += _indices(b, q, deck, cover)
+            out += _indices(b, q, deck, cover, joker_box)
         else:  # a card in the dealer's hand or being turned: no index label, but it is there (a
             # detection of it is neither right nor wrong in eval-detector)
             out.append(("moving", parse_card(b.card).code, q, 0.0, q))
         cv2.fillConvexPoly(cover, np.round(q * 16).astype(np.int32), 255, cv2.LINE_8, 4)
     base = occl if occl is not None else np.zeros(shape, np.uint8)
     for b in display:  # the display's pictures: hidden only by the arm or the towel
-        out += _indices(b, np.asarray(b.quad, np.float64), deck, base)
+        out += _indices(b, np.asarray(b.quad, np.float64), deck, base, joker_box)
     return out
 
 
-def _indices(b: CardBox, q: np.ndarray, deck: str, cover: np.ndarray) -> list[_Label]:
+def _indices(
+    b: CardBox, q: np.ndarray, deck: str, cover: np.ndarray, joker_box: _Box | None = None
+) -> list[_Label]:
     """A face's two index labels (top-left, and bottom-right turned), each with its uncovered share."""
     code = parse_card(b.card).code
-    x0, y0, x1, y1 = index_box(deck, code)
+    x0, y0, x1, y1 = joker_box if joker_box is not None and code == JOKER.code else index_box(deck, code)
     out: list[_Label] = []
     for fb in ((x0, y0, x1, y1), (1 - x1, 1 - y1, 1 - x0, 1 - y0)):
         iq = _frac_quad(q, fb)
@@ -146,14 +157,15 @@ def _jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(out)
 
 
-def _clip_job(
-    args: tuple[Path, str, int, int, int, int, tuple[int, int] | None, tuple[str, ...]],
-) -> ZoneExportSummary:
+_Job = tuple[Path, str, int, int, int, int, tuple[int, int] | None, tuple[str, ...], float]
+
+
+def _clip_job(args: _Job) -> ZoneExportSummary:
     from vision.displays import HEADER_FRACTION
     from vision.pipeline import PipelineConfig, iverify_zoom
     from vision.zones import build_regions
 
-    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size, val_decks = args
+    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size, val_decks, synthetic_jokers = args
     rng = np.random.default_rng([seed, clip, 7])
     decks = train_decks() if split == "train" else list(val_decks)
     deck = decks[int(rng.integers(len(decks)))]
@@ -165,7 +177,20 @@ def _clip_job(
     if image_size is None:  # mostly the sample camera; some coarser and finer views
         image_size = _SIZES[int(rng.choice(len(_SIZES), p=_SIZE_P))]
     layout, director = plan_clip(scenario, cseed, image_size)
-    renderer = FrameRenderer(layout, load_deck(deck, _ART_SOURCE_WIDTH), cseed)
+    art = load_deck(deck, _ART_SOURCE_WIDTH)
+    joker_box: _Box | None = None
+    if split == "train" and synthetic_jokers > 0 and art.has_joker and rng.random() < synthetic_jokers:
+        from render.synth_index import index_fonts
+        from render.synth_joker import with_synthetic_joker
+
+        jr = random.Random(int(rng.integers(1 << 30)))
+        fonts = index_fonts()
+        if not fonts:
+            raise FileNotFoundError("synthetic Jokers need the fonts of scripts/setup.sh train")
+        art, joker_box = with_synthetic_joker(
+            art, {c: index_box(deck, c) for c in range(53)}, jr, jr.choice(fonts)
+        )
+    renderer = FrameRenderer(layout, art, cseed)
     cfg = PipelineConfig()  # the camera pipeline's own crops
     regions = [
         r
@@ -182,7 +207,7 @@ def _clip_job(
     stem0 = f"{split}_{clip:05d}"
     for k in ks:
         img, boxes, occl = renderer.render(director.frames[k], k)
-        labels = _labels(boxes, occl, deck, img.shape[:2])
+        labels = _labels(boxes, occl, deck, img.shape[:2], joker_box)
         img = _jpeg(img, rng)
         s.frames += 1
         for r in regions:
@@ -354,11 +379,16 @@ def export_zone_training(
     empty_keep_pct: int = 10,
     image_size: tuple[int, int] | None = None,
     val_decks: Sequence[str] = VALIDATION_DECKS,
+    synthetic_jokers: float = 0.0,
 ) -> dict[str, ZoneExportSummary]:
     """Render ``clips`` training and ``val_clips`` held-out-deck rounds into ``out`` (see module doc).
 
     ``val_decks``: the held-out decks the ``val`` rounds are drawn from (each one of
-    ``HELD_OUT_DECKS``, never a training deck); the default keeps the files of earlier exports."""
+    ``HELD_OUT_DECKS``, never a training deck); the default keeps the files of earlier exports.
+    ``synthetic_jokers``: the share of training rounds whose deck's Joker is replaced by a
+    ``render.synth_joker`` face (0, the default, draws exactly what earlier exports drew)."""
+    if not 0.0 <= synthetic_jokers <= 1.0:
+        raise ValueError(f"synthetic_jokers must be within 0..1, but got {synthetic_jokers}")
     val = _check_val_decks(val_decks)
     (out / "zones").mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
@@ -366,9 +396,12 @@ def export_zone_training(
             (out / "det" / sub / split).mkdir(parents=True, exist_ok=True)
         for name in CLS_CLASS_NAMES:
             (out / "cls" / split / name).mkdir(parents=True, exist_ok=True)
-    jobs = [(out, "train", seed, i, frames_per_clip, empty_keep_pct, image_size, val) for i in range(clips)]
+    jobs: list[_Job] = [
+        (out, "train", seed, i, frames_per_clip, empty_keep_pct, image_size, val, synthetic_jokers)
+        for i in range(clips)
+    ]
     jobs += [
-        (out, "val", seed, 100_000 + i, frames_per_clip, empty_keep_pct, image_size, val)
+        (out, "val", seed, 100_000 + i, frames_per_clip, empty_keep_pct, image_size, val, 0.0)
         for i in range(val_clips)
     ]
     totals = {"train": ZoneExportSummary(), "val": ZoneExportSummary()}
@@ -388,6 +421,7 @@ def export_zone_training(
         "image_size": list(image_size) if image_size else None,
         "train_decks": train_decks(),
         "val_decks": list(val),
+        "synthetic_jokers": synthetic_jokers,
         **{k: vars(v) for k, v in totals.items()},
     }
     (out / "export.json").write_text(json.dumps(summary, indent=2))
@@ -406,6 +440,9 @@ def _main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--val-decks", help="held-out decks of the val rounds, NAME[,NAME] (default: VALIDATION_DECKS)"
     )
+    ap.add_argument(
+        "--synthetic-jokers", type=float, default=0.0, help="share of training rounds with a synthetic Joker"
+    )
     a = ap.parse_args(argv)
     try:
         val = parse_val_decks(a.val_decks)
@@ -420,6 +457,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         a.workers,
         image_size=tuple(a.image_size) if a.image_size else None,
         val_decks=val,
+        synthetic_jokers=a.synthetic_jokers,
     )
     for split, t in totals.items():
         print(split, vars(t))

@@ -178,6 +178,14 @@ def export_table_training(
         str | None,
         typer.Option(help="held-out decks of the val rounds, NAME[,NAME] (default: VALIDATION_DECKS)"),
     ] = None,
+    synthetic_jokers: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="share of training rounds whose Joker is a synthetic face (render/synth_joker.py)",
+        ),
+    ] = 0.0,
 ) -> None:
     """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
     from render.zone_data import export_zone_training, parse_val_decks
@@ -186,7 +194,9 @@ def export_table_training(
         val = parse_val_decks(val_decks)
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--val-decks") from None
-    totals = export_zone_training(out, clips, val_clips, seed, frames, workers, val_decks=val)
+    totals = export_zone_training(
+        out, clips, val_clips, seed, frames, workers, val_decks=val, synthetic_jokers=synthetic_jokers
+    )
     for split, t in totals.items():
         typer.echo(f"{split}: {vars(t)}")
 
