@@ -53,7 +53,7 @@ def main() -> int:
 
     def keep_scores(
         self: OnnxCardDetector, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
-    ) -> Detections:
+    ) -> tuple[Detections, np.ndarray]:
         scores.clear()
         scores.update({tuple(np.round(b, 2).tolist()): float(s) for b, s in zip(xyxy, score, strict=True)})
         return read(self, image, xyxy, cls, score)

@@ -134,6 +134,54 @@ def test_a_shortage_seen_only_in_camera_faces_is_a_review_item_judged_at_round_e
     assert camera_run(t, finish=False).of("CARD-COUNT") == []
 
 
+def _with_unread(t: Table, seat: int, key: str) -> Table:
+    """While seat ``seat`` shows a face short (4 high, 2 low), the camera found one more face's index in
+    zone ``key`` but could not read it (``TableState.unread_faces``)."""
+    out = []
+    for st in t.states:
+        s = st.seat(seat)
+        if len(s.high) == 4 and len(s.low) == 2 and all(c != BACK for c in s.high + s.low):
+            st = st.model_copy(update={"unread_faces": {key: 1}})
+        out.append(st)
+    t.states = out
+    return t
+
+
+def test_a_shortage_whose_missing_face_the_camera_saw_but_could_not_read_is_no_finding() -> None:
+    t = _with_unread(camera(_short_exposure(stacked=True)), 1, "seat1.high")
+    assert any(st.unread_faces for st in t.states)
+    assert camera_run(t).of("CARD-COUNT") == []
+    # a face seen but not read at another position does not fill this one
+    t = _with_unread(camera(_short_exposure(stacked=True)), 1, "seat3.high")
+    [f] = camera_run(t).of("CARD-COUNT")
+    assert f.seat == 1 and f.status == "review"
+
+
+def test_an_unread_face_counts_only_where_the_position_is_seen_whole_and_read() -> None:
+    from compliance.checks.card_count import _seen_with_unread
+
+    last = camera(_short_exposure(stacked=True)).states[-1]
+    st = last.model_copy(update={"unread_faces": {"seat1.low": 1}})
+    shown = len(st.seat(1).dealt) + len(st.seat(1).high) + len(st.seat(1).low)
+    assert _seen_with_unread(st, "seat1") == shown + 1
+    assert _seen_with_unread(st, "seat2") is None  # nothing unread there: max_total counts it
+    assert _seen_with_unread(st.model_copy(update={"occluded": ["seat1.high"]}), "seat1") is None
+    unread = st.model_copy(update={"read_confidence": {**st.read_confidence, "seat1.high": UNREAD}})
+    assert _seen_with_unread(unread, "seat1") is None
+
+
+def test_faces_seen_but_not_read_never_make_an_excess() -> None:
+    t = camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer())
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    t = camera(t)
+    t.states = [
+        st.model_copy(update={"unread_faces": {"seat1.high": 2}}) if st.seat(1).high else st
+        for st in t.states
+    ]
+    assert any(st.unread_faces for st in t.states)
+    assert camera_run(t).of("CARD-COUNT") == []
+
+
 def _low_too_full() -> Table:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
     real = t.truth["dealer"]

@@ -223,11 +223,40 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
 
     det._class_probs = probs  # type: ignore[method-assign]
     boxes = np.array([[10, 10, 22, 40], [100, 10, 112, 40]], np.float32)
-    found = det._read_indices(np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9))
+    found, _ = det._read_indices(
+        np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9)
+    )
     assert sorted(found.class_id.tolist()) == [0, 5]
     assert seen == [(_CROP_MARGIN, 2)] + [(m, 1) for m in _SECOND_LOOK_MARGINS]  # only the doubtful one
     p5 = float(found.confidence[found.class_id == 5][0])
     assert p5 == pytest.approx(0.9 * (0.45 + 0.8 + 0.8) / 3)
     det.second_look, seen[:] = 0.0, []
-    again = det._read_indices(np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9))
+    again, _ = det._read_indices(
+        np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9)
+    )
     assert sorted(again.class_id.tolist()) == [0, 7] and len(seen) == 1
+
+
+def test_an_index_boxed_surely_but_read_below_the_floor_comes_back_as_unread() -> None:
+    from vision.detector import _CROP_MARGIN, _NOT_INDEX, _UNREAD_MIN_BOX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf = False, 0.0, 0.3
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+
+    def probs(image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN) -> np.ndarray:
+        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
+        for i, b in enumerate(boxes):
+            top = {10: (0, 0.9), 40: (5, 0.25), 70: (_NOT_INDEX, 0.6), 100: (9, 0.28)}[int(b[0])]
+            p[i] = (1 - top[1]) / _NOT_INDEX  # the rest spread thin over the other classes
+            p[i, top[0]] = top[1]
+        return p
+
+    det._class_probs = probs  # type: ignore[method-assign]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
+    score = np.array([0.9, 0.9, 0.9, _UNREAD_MIN_BOX - 0.1], np.float32)
+    found, unread = det._read_indices(np.zeros((60, 140, 3), np.uint8), boxes, np.zeros(4, np.int64), score)
+    assert found.class_id.tolist() == [0]
+    # read as a face below cls_conf, boxed surely: a card there, its face unknown; "not an index" and a
+    # box stage 1 doubts are nothing
+    assert unread.tolist() == [[40, 10, 52, 40]]

@@ -208,3 +208,55 @@ def test_a_zone_read_anew_but_not_yet_held_long_enough_is_unread_until_shown() -
     assert first.seat(2).high == [] and first.read_confidence.get("seat2.high") == UNREAD
     last = seen[-1]
     assert last.seat(2).high == ["Kd"] and last.read_confidence["seat2.high"] == np.float32(0.9)
+
+
+class _WithUnread(_SureOf):
+    """The colour detector, but the cards named in ``unread`` are found and not read: they come back as
+    unread index boxes (``OnnxCardDetector.detect_with_unread``), or with ``weak`` as reads below the
+    pipeline's floor."""
+
+    def __init__(self, unread: set[str], weak: bool = False) -> None:
+        super().__init__({})
+        self.unread, self.weak = unread, weak
+
+    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+        d = self.detect(image)
+        gone = np.array([lab in self.unread for lab in d.labels], bool)
+        if self.weak:
+            return Detections(d.xyxy, d.class_id, np.where(gone, 0.2, d.confidence)), np.zeros((0, 4))
+        return d[~gone], d.xyxy[gone]
+
+
+def test_a_face_found_but_not_read_is_counted_in_its_zone_and_not_listed_among_its_cards() -> None:
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620), ("Qh", 1000, 330)])
+    for weak in (False, True):
+        p = TablePipeline(lay, _WithUnread({"Kd"}, weak=weak), CFG)
+        s = _run(p, t, 10, 0)[-1]
+        assert s.seat(1).high == ["As"] and s.unread_faces == {"seat1.high": 1}, weak
+        assert s.card_confidence["seat1.high"] == [np.float32(0.9)]
+        assert TableState.model_validate_json(s.model_dump_json()) == s
+    # a detector without the method (a fake, an older one): no unread faces, as before
+    s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
+    assert s.unread_faces == {} and s.seat(1).high == ["As", "Kd"]
+
+
+def test_an_unread_box_on_a_read_card_or_at_its_far_corner_is_that_card() -> None:
+    from vision.pipeline import _unread_cards
+
+    reads = _dets(("As", 100, 50, 0.9))  # a 15 x 30 index at (100, 50); a card is ~102 x 142 px
+    boxes = np.array(
+        [
+            [102, 52, 117, 82],  # on the read index: that index again
+            [184, 160, 199, 190],  # the read card's bottom-right corner: that card
+            [130, 50, 145, 80],  # the next card of a spread, 30 px on: a card
+            [131, 51, 146, 81],  # ... boxed twice
+            [213, 161, 228, 191],  # that next card's own far corner: the same card
+        ],
+        np.float32,
+    )
+    kept = _unread_cards(boxes, reads, PX_PER_MM)
+    assert kept.tolist() == [[130, 50, 145, 80]]
+    # the read card's far corner as seen from a card two places on (union 114 px wide): a card
+    assert len(_unread_cards(np.array([[197, 160, 212, 190]], np.float32), reads, PX_PER_MM)) == 1
+    assert _unread_cards(np.zeros((0, 4), np.float32), reads, PX_PER_MM).shape == (0, 4)

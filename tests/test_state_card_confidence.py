@@ -55,3 +55,18 @@ def test_card_confidences_that_do_not_fit_their_zone_are_refused(
 ) -> None:
     with pytest.raises(ValidationError, match=words):
         _state(card_confidence=conf)
+
+
+def test_unread_faces_name_card_zones_on_the_felt_and_count_at_least_one() -> None:
+    s = _state(unread_faces={"seat3.high": 1, "dealer.hand": 2})
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    old = _state().model_dump_json(exclude={"unread_faces"})
+    assert TableState.model_validate_json(old).unread_faces == {}
+    for bad, words in (
+        ({"seat9.high": 1}, "seat9.high"),
+        ({"iverify": 1}, "only card zones on the felt"),
+        ({"seat3.chips": 1}, "seat3.chips"),
+        ({"seat3.high": 0}, "greater than or equal to 1"),
+    ):
+        with pytest.raises(ValidationError, match=words):
+            _state(unread_faces=bad)

@@ -43,6 +43,8 @@ _DET_INDEX, _DET_BACK = 0, 1  # stage-1 classes
 _CLS_CROP = 40  # crop size the classifier was trained on (render.training.CLS_IMGSZ)
 _CROP_MARGIN = 1.25
 _SECOND_LOOK_MARGINS = (1.1, 1.45)  # a doubtful index is read again cut tighter and looser
+# an index box not read counts as a card seen (detect_with_unread) only when stage 1 is this sure of it
+_UNREAD_MIN_BOX = 0.6
 
 
 @dataclass(frozen=True)
@@ -346,11 +348,21 @@ class OnnxCardDetector:
         if image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
         if self.scales is None:
-            return self._detect_at(image, self.upscale)
-        found = [self._detect_at(image, s) for s in self.scales]
+            return self._detect_at(image, self.upscale)[0]
+        found = [self._detect_at(image, s)[0] for s in self.scales]
         return max(found, key=lambda d: float(d.confidence.sum()))
 
-    def _detect_at(self, image: np.ndarray, scale: float) -> Detections:
+    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+        """``detect``, and the boxes (xyxy, N x 4) of the indices found whose face was not read: stage 1
+        boxed an index (score >= ``_UNREAD_MIN_BOX``), and the classifier's surest class is a face, but
+        below ``cls_conf``. A card lies there, of a face not known (``TableState.unread_faces``). None
+        with ``scales`` (stills: no such count is wanted)."""
+        if self.scales is not None:
+            return self.detect(image), np.zeros((0, 4), np.float32)
+        found, unread = self._detect_at(image, self.upscale)
+        return merge_index_corners(found, self.merge_distance), unread
+
+    def _detect_at(self, image: np.ndarray, scale: float) -> tuple[Detections, np.ndarray]:
         import cv2
 
         shown = image
@@ -361,10 +373,11 @@ class OnnxCardDetector:
             xyxy, cls, score = self._stage1_tiled(shown)
         else:
             xyxy, cls, score = self._stage1(shown)
-        found = self._read_indices(shown, xyxy, cls, score)
+        found, unread = self._read_indices(shown, xyxy, cls, score)
         if scale != 1.0:
             found = Detections(found.xyxy / scale, found.class_id, found.confidence)
-        return found
+            unread = unread / scale
+        return found, unread
 
     def _stage1(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 on the whole image, letterboxed to the model's input size."""
@@ -407,8 +420,9 @@ class OnnxCardDetector:
 
     def _read_indices(
         self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
-    ) -> Detections:
-        """Stage 2: read every index box found by stage 1; backs pass through."""
+    ) -> tuple[Detections, np.ndarray]:
+        """Stage 2: read every index box found by stage 1; backs pass through. Also the boxes of the
+        indices not read (``detect_with_unread``)."""
 
         backs = Detections(
             xyxy[cls == _DET_BACK],
@@ -417,7 +431,7 @@ class OnnxCardDetector:
         )
         idx = cls == _DET_INDEX
         if not idx.any():
-            return backs
+            return backs, np.zeros((0, 4), np.float32)
         boxes, det_conf = xyxy[idx], score[idx]
         inside = _contained(boxes)
         boxes, det_conf = boxes[~inside], det_conf[~inside]
@@ -443,7 +457,8 @@ class OnnxCardDetector:
         p = probs[np.arange(len(top)), top]
         keep = (card != _NOT_INDEX) & (p >= self.cls_conf)
         faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
-        return Detections.merge([faces, backs])
+        unread = (card != _NOT_INDEX) & (p < self.cls_conf) & (det_conf >= _UNREAD_MIN_BOX)
+        return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4)
 
     def _class_probs(
         self, image: np.ndarray, boxes: Sequence[np.ndarray], margin: float = _CROP_MARGIN

@@ -24,7 +24,10 @@ display, the LCD, each bet circle and payout spot):
    upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
    (LCD digit, i-Verify header and visibility, chips in a bet circle or a payout spot). A reading
    that differs from the previous one is confirmed by ``confirm_reads`` agreeing reads before the
-   zone counts as settled.
+   zone counts as settled. A face whose index was found but not read surely enough to name it (the
+   detector's ``detect_with_unread``, or a read below ``min_confidence``) is not listed among the
+   zone's cards; it is counted in ``TableState.unread_faces`` (one per card: ``_unread_cards``), so
+   CARD-COUNT knows a card lies there.
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -370,6 +373,40 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     return Detections(xyxy[keep], dets.class_id[keep], conf[keep])
 
 
+def _one_card(u: np.ndarray, cw: float, ch: float) -> bool:
+    """Whether ``u``, the union of two index boxes, spans one card corner to corner."""
+    return bool(u[3] - u[1] >= 0.8 * ch and u[2] - u[0] <= 1.05 * cw and u[3] - u[1] <= 1.05 * ch)
+
+
+def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np.ndarray:
+    """The cards among ``unread`` index boxes (``OnnxCardDetector.detect_with_unread``): one box per
+    card not otherwise found.
+
+    A box lying mostly (half its area) on a found card or back is that card's (its other index, or a
+    picture boxed as one); one lying mostly on a box kept already is the same index boxed twice; two
+    boxes at the opposite corners of one card (together at least 0.8 of a card long and within 1.05 of
+    its size: in a spread the next card is offset sideways by a fifth of a card or more, so two cards'
+    corners lie wider apart) are that card's two indices, as is an unread box at the far corner of an
+    index-sized read."""
+    if not len(unread):
+        return np.zeros((0, 4), np.float32)
+    cw, ch = px_per_mm * _CARD_MM[0], px_per_mm * _CARD_MM[1]
+    index_reads = reads.xyxy[(reads.xyxy[:, 3] - reads.xyxy[:, 1]) < 0.5 * ch]
+    kept: list[np.ndarray] = []
+    for b in unread:
+        area = float((b[2] - b[0]) * (b[3] - b[1]))
+        if area <= 0:
+            continue
+        if len(reads) and float(intersection_area(b, reads.xyxy).max()) >= 0.5 * area:
+            continue
+        if kept and float(intersection_area(b, np.stack(kept)).max()) >= 0.5 * area:
+            continue
+        if any(_one_card(union_box(b, o), cw, ch) for o in [*kept, *index_reads]):
+            continue
+        kept.append(np.asarray(b, np.float32))
+    return np.stack(kept) if kept else np.zeros((0, 4), np.float32)
+
+
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
@@ -434,12 +471,14 @@ class TablePipeline:
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
+        self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
         # read confidence of the face cards of each zone in the latest read (TableState.read_confidence),
         # each card's confidence in a card zone's latest read, left to right (TableState.card_confidence),
         # and both of the reading each zone last settled on (key -> (reading, zone's, cards'))
         self._read_conf: dict[str, float] = {}
         self._read_cards: dict[str, tuple[float, ...]] = {}
-        self._settled_conf: dict[str, tuple[Hashable, float | None, tuple[float, ...]]] = {}
+        self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
+        self._settled_conf: dict[str, tuple[Hashable, float | None, tuple[float, ...], int]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -485,6 +524,7 @@ class TablePipeline:
         made a false IVERIFY-SEAT-EARLY alert)."""
         conf: dict[str, float] = {}
         cards: dict[str, list[float]] = {}
+        unread: dict[str, int] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -506,11 +546,15 @@ class TablePipeline:
                         conf[z.key] = got[1]
                     if got[2]:
                         cards[z.key] = list(got[2])
+                    if got[3]:
+                        unread[z.key] = got[3]
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
         if cards:
             update["card_confidence"] = cards
+        if unread:
+            update["unread_faces"] = unread
         return state.model_copy(update=update) if update else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
@@ -631,11 +675,12 @@ class TablePipeline:
                 z.last, z.agree = v, 1
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
-                if z.key in self._read_conf or self._read_cards.get(z.key):
+                if z.key in self._read_conf or self._read_cards.get(z.key) or self._read_unread.get(z.key):
                     self._settled_conf[z.key] = (
                         v,
                         self._read_conf.get(z.key),
                         self._read_cards.get(z.key, ()),
+                        self._read_unread.get(z.key, 0),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -679,12 +724,22 @@ class TablePipeline:
                 m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
-        dets = self.detector.detect(crop)
+        with_unread = getattr(self.detector, "detect_with_unread", None)
+        dets: Detections
+        if callable(with_unread):
+            dets, unread = with_unread(crop)
+        else:
+            dets, unread = self.detector.detect(crop), np.zeros((0, 4), np.float32)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
+            unread = unread / zoom
         self.detector_seconds += time.perf_counter() - t0
         self.detector_calls += 1
-        return dets[dets.confidence >= self.cfg.min_confidence]
+        sure = dets.confidence >= self.cfg.min_confidence
+        weak = ~sure & (dets.class_id != BACK_CLASS)  # a face read, but too weakly to name it
+        self._unread_boxes = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4), dets.xyxy[weak]])
+        kept: Detections = dets[sure]
+        return kept
 
     def _read(
         self, w: _Watch, image: np.ndarray, t: float, on_arm: tuple[np.ndarray, set[str]] | None = None
@@ -698,10 +753,18 @@ class TablePipeline:
         for key in (z.key for z in w.zones):
             self._read_conf.pop(key, None)
             self._read_cards.pop(key, None)
+            self._read_unread.pop(key, None)
         if r.kind == "cards":
-            dets = merge_card_indices(self._detect(r, crop), r.px_per_mm)
+            found = self._detect(r, crop)
+            dets = merge_card_indices(found, r.px_per_mm)
             self._last_boxes = dets.xyxy
             zones = r.assign(card_centres(crop, dets, r.px_per_mm))
+            lone = _unread_cards(self._unread_boxes, found, r.px_per_mm)
+            if len(lone):
+                lone_dets = Detections(lone, np.zeros(len(lone), np.int64), np.ones(len(lone), np.float32))
+                for z in r.assign(card_centres(crop, lone_dets, r.px_per_mm)):
+                    if z is not None:
+                        self._read_unread[z] = self._read_unread.get(z, 0) + 1
             hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}

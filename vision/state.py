@@ -72,9 +72,19 @@ class TableState(_Model):
     # ``UNREAD`` zone. A zone not listed falls back on ``read_confidence`` for each face
     # (``card_reads``). Empty: every card is sure (ground truth, older records).
     card_confidence: dict[str, list[Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
+    # Face-up cards the camera saw in a zone but could not name, by the same keys: an index was found
+    # there and its face not read surely enough (the zone's cards list only faces read). How many cards
+    # lie there is then known, not which: CARD-COUNT counts them (a hand is not short of a card the
+    # camera saw); nothing else does. Only for zones whose reading the state shows. Empty: none (ground
+    # truth, older records).
+    unread_faces: dict[str, Annotated[int, Field(ge=1)]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
+        for key in self.unread_faces:
+            if key == "iverify":
+                raise ValueError(f"unread_faces[{key!r}]: only card zones on the felt (frame {self.frame})")
+            self.zone_cards(key)  # names the zone, or says it is none
         for key, confs in self.card_confidence.items():
             cards = self.zone_cards(key)
             if len(confs) != len(cards):

@@ -45,8 +45,10 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   the round closes, on the most reliable view the footage has of the hand: the most cards seen at
   once (``max_total``: e.g. a fanned deal of 7 backs) and the distinct faces seen at the position
   over the round (a face missed when the hand was turned over is often read when it is moved or
-  collected). Either one showing a full hand: the short view lost a read, not a card, and there
-  is no finding. Else the finding says which views it rests on, with confidence 0.5 (a review
+  collected), and the most cards seen at once counting the faces the camera found but could not
+  name (``TableState.unread_faces``: an index boxed, its face read too weakly to list; counted only
+  in a state that shows the whole position in view and read, and never towards an excess). Any one
+  showing a full hand: the short view lost a read, not a card, and there is no finding. Else the finding says which views it rests on, with confidence 0.5 (a review
   item: a face missed in every view is still more likely than a missing card).
 """
 
@@ -58,7 +60,7 @@ from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import PositionState, RoundState
 from rules.cards import JOKER
-from vision.state import BACK, TableState
+from vision.state import BACK, UNREAD, TableState
 
 __all__ = ["CardCount"]
 
@@ -104,6 +106,26 @@ def _overfull_read(p: PositionState, high: bool, low: bool) -> float | None:
     return min(known) if known else None
 
 
+_AREAS = {"dealer": ("hand", "high", "low")}
+_SEAT_AREAS = ("dealt", "high", "low")
+
+
+def _seen_with_unread(state: TableState, position: str) -> int | None:
+    """The cards a state shows at a position counting the faces the camera found there but could not
+    read (``TableState.unread_faces``), when it shows the position whole: every area in view and read
+    (None otherwise, or when it found no such face there: ``max_total`` counts the rest)."""
+    keys = [f"{position}.{a}" for a in _AREAS.get(position, _SEAT_AREAS)]
+    extra = sum(state.unread_faces.get(k, 0) for k in keys)
+    if not extra or position in state.occluded:
+        return None
+    if any(k in state.occluded or state.read_confidence.get(k) == UNREAD for k in keys):
+        return None
+    try:
+        return extra + sum(len(state.zone_cards(k)) for k in keys)
+    except ValueError:  # a seat the state does not list
+        return None
+
+
 @dataclass
 class _Excess:
     """The surest view so far of a position holding more cards than a hand (a doubted one waits)."""
@@ -131,10 +153,18 @@ class CardCount(Check):
         super().__init__(ctx)
         self._short: dict[int, list[_Short]] = {}
         self._excess: dict[tuple[int, str], _Excess] = {}
+        # (round, position) -> the most cards seen at once there counting faces found but not read
+        self._with_unread: dict[tuple[int, str], int] = {}
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
         if rnd is None:
             return []
+        if state.unread_faces:
+            for p in rnd.positions.values():
+                n = _seen_with_unread(state, p.name)
+                key = (rnd.number, p.name)
+                if n is not None and n > self._with_unread.get(key, 0):
+                    self._with_unread[key] = n
         out = []
         for p in rnd.positions.values():
             key = (rnd.number, p.name)
@@ -215,10 +245,16 @@ class CardCount(Check):
                 del self._excess[(number, name)]
                 if (number, name) not in self._done:  # the best view of a doubted excess: for review
                     out.append(self._excess_finding(rnd, rnd.positions[name], view))
+        unread = {name: n for (number, name), n in self._with_unread.items() if number == rnd.number}
+        self._with_unread = {k: n for k, n in self._with_unread.items() if k[0] != rnd.number}
         for s in self._short.pop(rnd.number, []):
             p = rnd.positions[s.position]
             n = s.high + s.low
-            if p.max_total >= rnd.hand_size or len(p.faces_seen) >= rnd.hand_size:
+            if (
+                p.max_total >= rnd.hand_size
+                or len(p.faces_seen) >= rnd.hand_size
+                or unread.get(p.name, 0) >= rnd.hand_size
+            ):
                 continue  # the hand was seen whole: the short view lost a face read, not a card
             f = self._split(
                 rnd,
