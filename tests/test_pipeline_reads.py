@@ -5,6 +5,7 @@ detector finds (``vision.pipeline``)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from test_pipeline_synth import ColourDetector, SynthTable, make_layout
 
 from vision.detections import CLASSES, Detections
@@ -260,3 +261,19 @@ def test_an_unread_box_on_a_read_card_or_at_its_far_corner_is_that_card() -> Non
     # the read card's far corner as seen from a card two places on (union 114 px wide): a card
     assert len(_unread_cards(np.array([[197, 160, 212, 190]], np.float32), reads, PX_PER_MM)) == 1
     assert _unread_cards(np.zeros((0, 4), np.float32), reads, PX_PER_MM).shape == (0, 4)
+
+
+def test_the_shipped_detector_loaded_on_first_use_also_gives_its_unread_faces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.pipeline as vp
+
+    monkeypatch.setattr(vp, "load_shipped_detector", lambda: _WithUnread({"Kd"}))
+    lazy = vp._LazyDetector()
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    s = _run(TablePipeline(lay, lazy, CFG), t, 10, 0)[-1]
+    assert s.seat(1).high == ["As"] and s.unread_faces == {"seat1.high": 1}
+    monkeypatch.setattr(vp, "load_shipped_detector", lambda: _SureOf({}))  # one without: none
+    s = _run(TablePipeline(lay, vp._LazyDetector(), CFG), t, 10, 0)[-1]
+    assert s.seat(1).high == ["As", "Kd"] and s.unread_faces == {}

@@ -152,10 +152,21 @@ class _LazyDetector:
     def __init__(self) -> None:
         self._det: CardDetector | None = None
 
-    def detect(self, image: np.ndarray) -> Detections:
+    def _loaded(self) -> CardDetector:
         if self._det is None:
             self._det = load_shipped_detector()
-        return self._det.detect(image)
+        return self._det
+
+    def detect(self, image: np.ndarray) -> Detections:
+        return self._loaded().detect(image)
+
+    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+        det = self._loaded()
+        with_unread = getattr(det, "detect_with_unread", None)
+        if callable(with_unread):
+            got: tuple[Detections, np.ndarray] = with_unread(image)
+            return got
+        return det.detect(image), np.zeros((0, 4), np.float32)
 
 
 _UNSET: Any = object()
