@@ -586,3 +586,32 @@ def test_ground_truth_states_give_no_review_items() -> None:
     for t in (_short_exposure(False), _duplicate(), _dealer_against_house_way(), _foul_settled_as_dealt()):
         run = Run(t)
         assert run.findings and all(f.status == "alert" for f in run.findings)
+
+
+# --- HAND-TOUCHED-AFTER-REVEAL --------------------------------------------------------------------
+
+
+def _turned_with_a_face_in_the_deal_spot() -> tuple[Table, str]:
+    """b42-0000 (det 6): as the dealer turns seat 1's hand over, its fifth high card is read by its
+    bottom index only (a Td read Jh at 0.56) and placed in the deal spot: faces seen "moved". Also
+    that card."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set()
+    setting = t.truth["seat1:set"]
+    high, low = setting[: setting.index("|")], setting[setting.index("|") + 1 :]
+    t.seats[1].high, t.seats[1].low, t.seats[1].dealt = high[:4], low, high[4:]
+    t.hold(1)
+    t.turn(1).turn(3).collect_all().hold(1)
+    return t, high[4]
+
+
+def test_a_move_seen_in_faces_read_with_doubt_is_a_review_item_not_an_alert() -> None:
+    [f] = Run(_turned_with_a_face_in_the_deal_spot()[0]).of("HAND-TOUCHED-AFTER-REVEAL")
+    assert f.confidence == 1.0 and f.status == "alert"  # ground truth: a card really went there
+    t, moved = _turned_with_a_face_in_the_deal_spot()
+    [f] = camera_run(camera_cards(t, {("seat1.dealt", moved): 0.56})).of("HAND-TOUCHED-AFTER-REVEAL")
+    assert f.status == "review" and abs(f.confidence - 0.56) < 1e-6
+    # read surely, the same move is an alert
+    t, _ = _turned_with_a_face_in_the_deal_spot()
+    [f] = camera_run(camera_cards(t, {})).of("HAND-TOUCHED-AFTER-REVEAL")
+    assert f.status == "alert" and abs(f.confidence - SURE) < 1e-6

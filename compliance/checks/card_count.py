@@ -48,8 +48,9 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   collected), and the most cards seen at once counting the faces the camera found but could not
   name (``TableState.unread_faces``: an index boxed, its face read too weakly to list; counted only
   in a state that shows the whole position in view and read, and never towards an excess). Any one
-  showing a full hand: the short view lost a read, not a card, and there is no finding. Else the finding says which views it rests on, with confidence 0.5 (a review
-  item: a face missed in every view is still more likely than a missing card).
+  showing a full hand: the short view lost a read, not a card, and there is no finding. Else the
+  finding says which views it rests on, with confidence 0.5 (a review item: a face missed in every
+  view is still more likely than a missing card).
 """
 
 from __future__ import annotations

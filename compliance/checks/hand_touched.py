@@ -6,7 +6,9 @@ is turned face up (PLAYER_EXPOSED), once per seat per round:
 
 * a HAND_CHANGED "moved" event: cards moved between areas, added, removed or swapped (the tracker
   already leaves out backs turning into faces in place and an area lifted to be turned over);
-  confidence 1.0;
+  confidence 1.0, or on camera input no more than the read confidence of the faces the changed hand
+  shows (a face read by its far corner is placed where that corner lies; a doubtful read makes a
+  review item);
 * a HAND_CHANGED "restored" event: an area went empty after the reveal and came back face down,
   unchanged (lifted and put back, not turned over); confidence 0.7, since a camera that lost the
   pile for a while looks the same;
@@ -51,6 +53,11 @@ class HandTouchedAfterReveal(Check):
                 f"low {fmt(event.low)}" + (f", deal spot {fmt(event.cards)}" if event.cards else "")
             )
             confidence = 0.7 if restored else 1.0
+            if event.read_confidence is not None:
+                # faces seen moved rest on the camera's reads of them: where a card lies is where its
+                # read index was found (b42-0000, det 6: a Td read Jh at 0.56 by its bottom index, put
+                # in the deal spot as the dealer turned the hand over: a "move" at 1.0, a false alert)
+                confidence = min(confidence, event.read_confidence)
         else:
             return []
         if not self.once(rnd, event.position):
