@@ -169,3 +169,16 @@ def test_score_counts_misplaced_cards_both_ways_and_skips_occluded() -> None:
         st.occluded.extend(["seat1.low", "seat1.high"])
     s = score_states("x", truth, pred, fps=25, n_frames=100)
     assert s.total.fp == 0 and s.total.fn == 0 and s.moments == 2
+
+
+def test_a_missed_face_the_camera_counted_unnamed_is_reported_as_such() -> None:
+    truth = [_truth_state(0, [("As", 250, 620, "seat1.high"), ("Kd", 330, 620, "seat1.high")])]
+    read = _truth_state(10, [("As", 250, 620, "seat1.high")])
+    pred = [read.model_copy(update={"unread_faces": {"seat1.high": 1}})]
+    s = score_states("x", truth, pred, fps=25, n_frames=100)
+    z = s.zones["seat.high"]
+    assert (z.tp, z.fn, z.unnamed) == (1, 1, 1) and s.total.unnamed == 1
+    # an unnamed face beyond the cards missed (a phantom) is not counted
+    pred = [read.model_copy(update={"unread_faces": {"seat1.high": 3}})]
+    assert score_states("x", truth, pred, fps=25, n_frames=100).zones["seat.high"].unnamed == 1
+    assert score_states("x", truth, [read], fps=25, n_frames=100).zones["seat.high"].unnamed == 0

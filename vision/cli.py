@@ -225,20 +225,26 @@ def _eval(
         for e in s.round_errors:
             print(f"    {e}")
         for k, z in s.zones.items():
-            agg = total.setdefault(k, ZoneScore())
-            agg.tp, agg.fp, agg.fn = agg.tp + z.tp, agg.fp + z.fp, agg.fn + z.fn
+            total.setdefault(k, ZoneScore()).add(z)
         rounds += s.rounds
         exact += s.rounds_exact
     print("per zone (face-up cards):")
     all_ = ZoneScore()
     for k in sorted(total):
         z = total[k]
-        all_.tp, all_.fp, all_.fn = all_.tp + z.tp, all_.fp + z.fp, all_.fn + z.fn
-        print(f"  {k:12s} precision {z.precision:.4f} recall {z.recall:.4f}  (tp {z.tp} fp {z.fp} fn {z.fn})")
+        all_.add(z)
+        print(
+            f"  {k:12s} precision {z.precision:.4f} recall {z.recall:.4f}  (tp {z.tp} fp {z.fp} fn {z.fn}"
+            f"{f', {z.unnamed} of them seen but not named' if z.unnamed else ''})"
+        )
     share = exact / rounds if rounds else 1.0
     print(
         f"ALL: precision {all_.precision:.4f} (target {min_p}) recall {all_.recall:.4f} (target {min_r}) "
         f"rounds exact {exact}/{rounds} = {share:.4f} (target {min_rounds})"
+    )
+    print(
+        f"cards missed: {all_.fn}, of which {all_.unnamed} seen as a card but not named "
+        "(TableState.unread_faces: the count is right, the face unknown)"
     )
     if json_out is not None:
         json_out.write_text(json.dumps([s.model_dump() for s in scores], indent=1))

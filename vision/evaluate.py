@@ -59,6 +59,13 @@ class ZoneScore(BaseModel):
     tp: int = 0
     fp: int = 0
     fn: int = 0
+    # of the fn: faces the camera found in the zone but could not name (TableState.unread_faces): the
+    # card was seen, its identity not read
+    unnamed: int = 0
+
+    def add(self, other: ZoneScore) -> None:
+        self.tp, self.fp, self.fn = self.tp + other.tp, self.fp + other.fp, self.fn + other.fn
+        self.unnamed += other.unnamed
 
     @property
     def precision(self) -> float:
@@ -88,7 +95,7 @@ class ClipScore(BaseModel):
     def total(self) -> ZoneScore:
         z = ZoneScore()
         for s in self.zones.values():
-            z.tp, z.fp, z.fn = z.tp + s.tp, z.fp + s.fp, z.fn + s.fn
+            z.add(s)
         return z
 
 
@@ -244,6 +251,8 @@ def score_states(
             zs.tp += tp
             zs.fp += sum(b.values()) - tp
             zs.fn += sum(a.values()) - tp
+            if ps is not None:
+                zs.unnamed += min(sum(a.values()) - tp, ps.unread_faces.get(zone, 0))
             if a != b and not zone.startswith("iverify"):
                 bad_at.append(
                     (t_end, f"t={t_end:.2f}s {zone}: true {sorted(a.elements())} read {sorted(b.elements())}")
