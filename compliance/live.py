@@ -524,8 +524,12 @@ class LiveSummary(BaseModel):
     states_skipped: int = 0  # states the monitor refused (each named on the console)
 
 
-def _cards(cards: Sequence[str]) -> str:
-    return " ".join(cards) if cards else "-"
+_UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
+
+
+def _cards(cards: Sequence[str], unnamed: int = 0) -> str:
+    shown = [*cards, *[_UNNAMED] * unnamed]
+    return " ".join(shown) if shown else "-"
 
 
 def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> RenderableType:
@@ -547,10 +551,16 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
     for c in ("position", "chips", "dealt", "high", "low"):
         grid.add_column(c)
     if st is not None:
+        u = st.unread_faces
+        if u:
+            grid.caption = f"{_UNNAMED}: a face the camera saw but could not name"
         for s in sorted(st.seats, key=lambda s: s.seat):
             chips = ("yes" if s.chips else "") + (" +payout" if s.payout else "")
-            grid.add_row(f"seat{s.seat}", chips.strip(), _cards(s.dealt), _cards(s.high), _cards(s.low))
-        grid.add_row("dealer", "", _cards(st.dealer.hand), _cards(st.dealer.high), _cards(st.dealer.low))
+            areas = [_cards(getattr(s, a), u.get(f"seat{s.seat}.{a}", 0)) for a in ("dealt", "high", "low")]
+            grid.add_row(f"seat{s.seat}", chips.strip(), *areas)
+        d = st.dealer
+        areas = [_cards(getattr(d, a), u.get(f"dealer.{a}", 0)) for a in ("hand", "high", "low")]
+        grid.add_row("dealer", "", *areas)
         iv = st.iverify
         shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")
         grid.add_row("i-Verify", "", shown, _cards(iv.high), _cards(iv.low))

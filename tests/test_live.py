@@ -435,3 +435,34 @@ def test_review_items_are_recorded_and_shown_apart_from_alerts(tmp_path: Path) -
     assert a.status == "review" and a.confidence == 0.55 and a.evidence is not None
     assert "REVIEW" in text and "ALERT " not in text  # ... shown apart, never rung as an alert
     assert "review items: doubtful" in text and "review 1" in text
+
+
+def test_the_live_view_marks_faces_seen_but_not_named() -> None:
+    from rich.console import Console
+
+    from vision.state import DealerState, SeatState
+
+    st = TableState(
+        table_id="T1",
+        frame=3,
+        t=0.12,
+        seats=[SeatState(seat=2, chips=True, high=["As", "Kd"], low=["2c"])],
+        dealer=DealerState(hand=["5h"]),
+        unread_faces={"seat2.high": 1, "dealer.hand": 2},
+    )
+    proc = SimpleNamespace(
+        last=SimpleNamespace(state=st),
+        layout=SimpleNamespace(table_id="T1", game="seven-card"),
+        current_round=1,
+        alerts=[],
+    )
+    con = Console(record=True, width=150, force_terminal=False)
+    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
+    text = con.export_text()
+    assert "As Kd ?" in text and "5h ? ?" in text and "2c ?" not in text
+    assert "a face the camera saw but could not name" in text
+    st2 = st.model_copy(update={"unread_faces": {}})
+    proc.last = SimpleNamespace(state=st2)
+    con = Console(record=True, width=150, force_terminal=False)
+    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
+    assert "?" not in con.export_text().split("table state")[1].split("alerts")[0]
