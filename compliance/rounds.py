@@ -89,7 +89,9 @@ __all__ = [
     "PositionState",
     "RoundState",
     "RoundTracker",
+    "hidden_zones",
     "min_read",
+    "position_zones",
 ]
 
 Tokens = tuple[str, ...]
@@ -410,7 +412,13 @@ _DEALER_ZONES = ("hand", "high", "low")
 _OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt", "payout": "payout"}
 
 
-def _hidden_zones(state: TableState) -> set[str]:
+def position_zones(position: str) -> tuple[str, ...]:
+    """A position's card zone keys in a ``TableState`` ("dealer.hand", "dealer.high", "dealer.low";
+    "seat3.dealt", "seat3.high", "seat3.low")."""
+    return tuple(f"{position}.{z}" for z in (_DEALER_ZONES if position == "dealer" else _SEAT_ZONES))
+
+
+def hidden_zones(state: TableState) -> set[str]:
     """Zones whose content is unknown in this state: occluded, or (camera) changed and not read again
     (``TableState.read_confidence`` ``UNREAD``: cards being put down or moved show their old content)."""
     out: set[str] = {z.strip().lower() for z, c in state.read_confidence.items() if c <= UNREAD}
@@ -472,7 +480,7 @@ class RoundTracker:
         self._last = state
         if self._first is None:
             self._first = state
-        hidden = _hidden_zones(state)
+        hidden = hidden_zones(state)
         present = {s.seat: s for s in state.seats}
         debounce = self.config.debounce_s
         changes: list[_Accepted] = []
