@@ -278,6 +278,11 @@ def _crop_square(img: np.ndarray, xyxy: np.ndarray, size: int, margin: float = _
     return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _check_image(image: np.ndarray) -> None:
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
+
+
 class OnnxCardDetector:
     """The shipped two-stage detector (implements ``vision.detections.CardDetector``).
 
@@ -345,8 +350,7 @@ class OnnxCardDetector:
         at each scale and the scale whose finds carry the most confidence in all is kept: a scale
         far from the trained card size finds fewer cards, and reads them with less confidence.
         (Pooling every scale's finds instead let each wrong scale add its misreads.)"""
-        if image.ndim != 3 or image.shape[2] != 3:
-            raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
+        _check_image(image)
         if self.scales is None:
             return self._detect_at(image, self.upscale)[0]
         found = [self._detect_at(image, s)[0] for s in self.scales]
@@ -359,6 +363,7 @@ class OnnxCardDetector:
         with ``scales`` (stills: no such count is wanted)."""
         if self.scales is not None:
             return self.detect(image), np.zeros((0, 4), np.float32)
+        _check_image(image)
         found, unread = self._detect_at(image, self.upscale)
         return merge_index_corners(found, self.merge_distance), unread
 

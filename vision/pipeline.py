@@ -161,12 +161,17 @@ class _LazyDetector:
         return self._loaded().detect(image)
 
     def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
-        det = self._loaded()
-        with_unread = getattr(det, "detect_with_unread", None)
-        if callable(with_unread):
-            got: tuple[Detections, np.ndarray] = with_unread(image)
-            return got
-        return det.detect(image), np.zeros((0, 4), np.float32)
+        return _detect_with_unread(self._loaded(), image)
+
+
+def _detect_with_unread(detector: CardDetector, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+    """The detector's finds and the boxes of faces it found but could not name, where it reports them
+    (``OnnxCardDetector.detect_with_unread``); a detector that does not (a fake, an older one): none."""
+    with_unread = getattr(detector, "detect_with_unread", None)
+    if callable(with_unread):
+        got: tuple[Detections, np.ndarray] = with_unread(image)
+        return got
+    return detector.detect(image), np.zeros((0, 4), np.float32)
 
 
 _UNSET: Any = object()
@@ -735,12 +740,7 @@ class TablePipeline:
                 m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
-        with_unread = getattr(self.detector, "detect_with_unread", None)
-        dets: Detections
-        if callable(with_unread):
-            dets, unread = with_unread(crop)
-        else:
-            dets, unread = self.detector.detect(crop), np.zeros((0, 4), np.float32)
+        dets, unread = _detect_with_unread(self.detector, crop)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
             unread = unread / zoom
