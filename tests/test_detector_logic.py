@@ -204,7 +204,7 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
     from vision.detector import _CROP_MARGIN, _NOT_INDEX, _SECOND_LOOK_MARGINS, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
-    det.regrow_short, det.second_look, det.cls_conf = False, 0.7, 0.3
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.7, 0.3, 0.0
     det._cls_names = np.arange(_NOT_INDEX + 1)
     seen: list[tuple[float, int]] = []
 
@@ -237,11 +237,65 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
     assert sorted(again.class_id.tolist()) == [0, 7] and len(seen) == 1
 
 
+def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_left_unnamed() -> None:
+    from vision.detector import _CROP_MARGIN, _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    seen: list[tuple[float, int]] = []
+    usual = {  # box x -> the usual cut's read: (class, p) pairs
+        10: [(0, 0.95)],  # an ordinary font: sure of card 0, never read again
+        40: [(4, 0.25), (36, 0.2)],  # a condensed 3 (code 4) the usual cut cannot name
+        70: [(36, 0.4), (4, 0.35)],  # a condensed 3 the usual cut names J (code 36) by a hair
+        100: [(20, 0.45), (16, 0.3)],  # a 7 (code 20) the usual cut names, doubtfully
+    }
+    narrowed = {40: [(4, 0.85)], 70: [(4, 0.85)], 100: [(20, 0.7)]}
+
+    def probs(
+        image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN, narrow: float = 1.0
+    ) -> np.ndarray:
+        seen.append((narrow, len(boxes)))
+        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
+        for i, b in enumerate(boxes):
+            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
+                p[i, k] = v
+            p[i, _NOT_INDEX] = 1 - p[i].sum()
+        return p
+
+    det._class_probs = probs  # type: ignore[method-assign]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
+    image = np.zeros((60, 140, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    assert seen[1:] == [(pytest.approx(0.7), 3)]  # the three doubtful ones, once
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    # named where the two cuts agree, or by their average where the usual cut could not name it
+    assert got == {10: 0, 40: 4, 100: 20}
+    conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
+    assert conf[40] == pytest.approx(0.9 * (0.25 + 0.85) / 2)
+    assert conf[100] == pytest.approx(0.9 * 0.45)  # the usual cut's read, the narrow one agreeing
+    assert unread[:, 0].tolist() == [70]  # J by the usual cut, 3 by the narrow one: a face not named
+    det.narrow_look, seen[:] = 0.0, []
+    off, off_unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    assert sorted(off.class_id.tolist()) == [0, 20, 36] and len(seen) == 1
+    assert off_unread.size == 0  # box 40 is "not an index" (p 0.55) to the usual cut alone
+
+
+def test_a_narrowed_crop_keeps_the_middle_across_the_index() -> None:
+    from vision.detector import _narrowed
+
+    crop = np.arange(40 * 40 * 3, dtype=np.int64).reshape(40, 40, 3)
+    cols = _narrowed(crop, 0.7, across_x=True)
+    assert cols.shape == (40, 28, 3) and (cols == crop[:, 6:34]).all()
+    rows = _narrowed(crop, 0.7, across_x=False)  # an index lying on its side: narrowed across its rows
+    assert rows.shape == (28, 40, 3) and (rows == crop[6:34]).all()
+
+
 def test_an_index_boxed_surely_but_read_below_the_floor_comes_back_as_unread() -> None:
     from vision.detector import _CROP_MARGIN, _NOT_INDEX, _UNREAD_MIN_BOX, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
-    det.regrow_short, det.second_look, det.cls_conf = False, 0.0, 0.3
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
     det._cls_names = np.arange(_NOT_INDEX + 1)
 
     def probs(image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN) -> np.ndarray:

@@ -155,12 +155,18 @@ def eval_detector(
     second_look: Annotated[
         float, typer.Option(help="read indices less sure than this again, cut tighter and looser (0 = off)")
     ] = 0.0,
+    narrow_look: Annotated[
+        float,
+        typer.Option(help="read indices less sure than this again, cut narrower across the index (0 = off)"),
+    ] = 0.6,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
     from vision.training import evaluate, format_report
 
-    det = load_detector(models, conf=conf, tile=tile, cls_conf=cls_conf, second_look=second_look)
+    det = load_detector(
+        models, conf=conf, tile=tile, cls_conf=cls_conf, second_look=second_look, narrow_look=narrow_look
+    )
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))
     if out is not None:
