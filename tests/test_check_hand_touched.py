@@ -35,6 +35,20 @@ def test_turning_hands_over_to_settle_is_not_a_touch() -> None:
     assert Run(t).findings == []
 
 
+def test_a_face_showing_mid_move_is_a_hand_being_turned_over_and_only_for_review() -> None:
+    # b41-0007 from the camera: as the dealer turns seat 1's hand up, its low hand is lifted and a
+    # card of it shows face up in the deal spot before the whole hand lies face up
+    from compliance.checks.hand_touched import TURNED_UP_CONFIDENCE
+
+    t = _revealed().dealer_set()
+    first = t.truth["seat1:set"][0]
+    t.seats[1].high, t.seats[1].low, t.seats[1].dealt = [B] * 5, [], [first]
+    t._step(None)
+    t.turn(1).turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.confidence == TURNED_UP_CONFIDENCE < 0.7 and f"deal spot {first}" in f.observed
+
+
 def test_dealer_lifting_one_area_to_turn_it_is_not_a_touch() -> None:
     t = _revealed().dealer_set()
     t.place(1, [B] * 5, [])  # low lifted

@@ -8,7 +8,11 @@ is turned face up (PLAYER_EXPOSED), once per seat per round:
   already leaves out backs turning into faces in place and an area lifted to be turned over);
   confidence 1.0, or on camera input no more than the read confidence of the faces the changed hand
   shows (a face read by its far corner is placed where that corner lies; a doubtful read makes a
-  review item);
+  review item). A move that shows a face is at most ``TURNED_UP_CONFIDENCE`` (a review item): a set
+  hand lies face down until it is turned up, and a face showing mid-move is a hand being turned
+  over, what the dealer does to settle it (b41-0007: the turned cards pass over the deal spot,
+  read there at 0.82, before the whole hand shows face up); a player re-setting his hand moves
+  backs;
 * a HAND_CHANGED "restored" event: an area went empty after the reveal and came back face down,
   unchanged (lifted and put back, not turned over); confidence 0.7, since a camera that lost the
   pile for a while looks the same;
@@ -26,8 +30,11 @@ from __future__ import annotations
 from compliance.checks._base import Check, fmt
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import RoundState
+from vision.state import BACK
 
-__all__ = ["HandTouchedAfterReveal"]
+__all__ = ["TURNED_UP_CONFIDENCE", "HandTouchedAfterReveal"]
+
+TURNED_UP_CONFIDENCE = 0.6  # a move showing faces: most likely the dealer turning the hand up
 
 
 class HandTouchedAfterReveal(Check):
@@ -58,6 +65,8 @@ class HandTouchedAfterReveal(Check):
                 # read index was found (b42-0000, det 6: a Td read Jh at 0.56 by its bottom index, put
                 # in the deal spot as the dealer turned the hand over: a "move" at 1.0, a false alert)
                 confidence = min(confidence, event.read_confidence)
+            if not restored and any(c != BACK for c in [*event.cards, *event.high, *event.low]):
+                confidence = min(confidence, TURNED_UP_CONFIDENCE)
         else:
             return []
         if not self.once(rnd, event.position):
