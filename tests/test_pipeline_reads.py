@@ -64,6 +64,27 @@ def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -
     assert len(merge_card_indices(cards, PX_PER_MM)) == 2
 
 
+def test_two_reads_of_different_faces_at_opposite_corners_of_one_card_are_that_card() -> None:
+    # b42-0019: the dealer's six cards turned up in a row, 110 px apart; a 3c read 3s at its
+    # bottom-right corner (96 x 138 px from its top-left one): one card, not a seventh
+    d = _dets(("3c", 95, 41, 0.81), ("3s", 176, 149, 0.68), ("6d", 205, 41, 0.78), ("6d", 286, 149, 0.76))
+    m = merge_card_indices(d, PX_PER_MM)
+    assert sorted(m.labels) == ["3c", "6d"]
+    three = m[np.array([lab == "3c" for lab in m.labels])]
+    assert three.xyxy[0].tolist() == [95, 41, 191, 179]
+    assert abs(float(three.confidence[0]) - 0.81 * 0.32 / (0.81 * 0.32 + 0.68 * 0.19)) < 1e-5
+    # a spread hand, 25 px a card: the last card's far corner belongs to it, not to the one before
+    spread = [(c, 100 + 25 * k, 10, 0.8) for k, c in enumerate(("2h", "5c", "9d", "Js"))]
+    m = merge_card_indices(_dets(*spread, ("Kh", 256, 118, 0.5)), PX_PER_MM)
+    assert sorted(m.labels) == ["2h", "5c", "9d", "Js"]
+    assert m[np.array([lab == "Js" for lab in m.labels])].xyxy[0].tolist() == [175, 10, 271, 148]
+    assert sorted(merge_card_indices(_dets(*spread[:3], ("Kh", 256, 118, 0.5)), PX_PER_MM).labels) == sorted(
+        ["2h", "5c", "9d", "Kh"]
+    )  # 121 px from the nearest: another card's corner
+    # s13: a 2c and a Joker's second box 115 x 154 px apart: wider and longer than one card
+    assert len(merge_card_indices(_dets(("2c", 138, 31, 0.72), ("Jk", 238, 155, 0.7)), PX_PER_MM)) == 2
+
+
 def test_a_third_index_read_inside_a_card_boxed_corner_to_corner_is_that_card() -> None:
     # s02 (dondorf, an index in every corner): As boxed from its top-left to its bottom-right index,
     # its top-right index read Ac at 0.42 inside that box: one card (not a seventh in a 6-card hand)
