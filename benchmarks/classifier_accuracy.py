@@ -42,7 +42,7 @@ def main() -> int:
     import cv2
     import onnxruntime as ort
 
-    from vision.detector import _NARROW_VIEW, _class_names, _meta_imgsz, _narrowed
+    from vision.detector import _NARROW_VIEW, _class_names, _meta_imgsz, _narrow_look_reads, _narrowed
     from vision.index_classifier import load_crops
 
     val = args.data / "cls" / "val"
@@ -83,10 +83,7 @@ def main() -> int:
         if len(doubt):
             cut = [_narrowed(crops[i].transpose(1, 2, 0), _NARROW_VIEW, across_x=True) for i in doubt]
             narrow = turned(resized(np.stack([n.transpose(2, 0, 1) for n in cut])))
-            first = p[doubt].argmax(1)
-            named = (names[first] != 53) & (p[doubt].max(1) >= _CLS_FLOOR)
-            contested[name][doubt] = named & (narrow.argmax(1) != first)
-            p[doubt[~named]] = (p[doubt[~named]] + narrow[~named]) / 2
+            p[doubt], contested[name][doubt] = _narrow_look_reads(p[doubt], narrow, names, _CLS_FLOOR)
         views[name] = p
     decks = np.array([deck_of.get(f.name.split("_")[1], "?") for _, f in files])
     index = y != 53

@@ -290,6 +290,22 @@ def _narrowed(crop: np.ndarray, share: float, *, across_x: bool) -> np.ndarray:
     return crop[:, start : start + keep] if across_x else crop[start : start + keep]
 
 
+def _narrow_look_reads(
+    usual: np.ndarray, narrow: np.ndarray, names: np.ndarray, floor: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The narrow look's rule (``OnnxCardDetector.narrow_look``), for doubtful indices' class
+    probabilities as the usual cut and the narrow cut read them (columns named by ``names``): the
+    probabilities to go on with, and which reads are contested. A face the usual cut names (at
+    ``floor`` or above) keeps its read when the narrow cut agrees and is contested (not named at all)
+    when it does not: the narrow cut also makes a wide font's 6 look like a 5. One the usual cut
+    cannot name takes the two cuts' average."""
+    first = usual.argmax(1)
+    named = (names[first] != _NOT_INDEX) & (usual.max(1) >= floor)
+    out = usual.copy()
+    out[~named] = (usual[~named] + narrow[~named]) / 2
+    return out, named & (narrow.argmax(1) != first)
+
+
 def _check_image(image: np.ndarray) -> None:
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
@@ -485,14 +501,9 @@ class OnnxCardDetector:
         doubt = np.flatnonzero(probs.max(1) < self.narrow_look)
         if len(doubt):  # a condensed font reads as an ordinary one when its crop is cut narrower
             narrow = self._class_probs(image, [boxes[i] for i in doubt], narrow=_NARROW_VIEW)
-            first = probs[doubt].argmax(1)
-            named = (self._cls_names[first] != _NOT_INDEX) & (probs[doubt].max(1) >= self.cls_conf)
-            # a face the usual cut names keeps its read when the narrow cut agrees and is not named at
-            # all when it does not (the narrow cut also makes a wide font's 6 look like a 5); a face
-            # the usual cut cannot name takes the two cuts' average
-            contested[doubt] = named & (narrow.argmax(1) != first)
-            unnamed = doubt[~named]
-            probs[unnamed] = (probs[unnamed] + narrow[~named]) / 2
+            probs[doubt], contested[doubt] = _narrow_look_reads(
+                probs[doubt], narrow, self._cls_names, self.cls_conf
+            )
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
