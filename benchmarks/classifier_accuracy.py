@@ -23,7 +23,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-_CLS_FLOOR = 0.3  # OnnxCardDetector's cls_conf: a face read below this is not named
 
 
 def main() -> int:
@@ -42,7 +41,14 @@ def main() -> int:
     import cv2
     import onnxruntime as ort
 
-    from vision.detector import _NARROW_VIEW, _class_names, _meta_imgsz, _narrow_look_reads, _narrowed
+    from vision.detector import (
+        _CLS_FLOOR,
+        _NARROW_VIEW,
+        _class_names,
+        _meta_imgsz,
+        _narrow_look_reads,
+        _narrowed,
+    )
     from vision.index_classifier import load_crops
 
     val = args.data / "cls" / "val"

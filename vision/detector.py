@@ -40,6 +40,7 @@ __all__ = [
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 _NOT_INDEX = 53  # the classifier's "not an index" class
 _DET_INDEX, _DET_BACK = 0, 1  # stage-1 classes
+_CLS_FLOOR = 0.3  # a face the classifier reads below this is not named (``cls_conf``'s default)
 _CLS_CROP = 40  # crop size the classifier was trained on (render.training.CLS_IMGSZ)
 _CROP_MARGIN = 1.25
 _SECOND_LOOK_MARGINS = (1.1, 1.45)  # a doubtful index is read again cut tighter and looser
@@ -340,7 +341,7 @@ class OnnxCardDetector:
         conf: float = 0.3,
         iou: float = 0.5,
         threads: int = 1,
-        cls_conf: float = 0.3,
+        cls_conf: float = _CLS_FLOOR,
         merge_distance: float = 9.0,
         upscale: float = 1.0,
         tile: bool = False,

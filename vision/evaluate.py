@@ -84,6 +84,7 @@ class ClipScore(BaseModel):
     rounds: int = 0
     rounds_exact: int = 0
     round_errors: list[str] = Field(default_factory=list)  # first error of each inexact round
+    card_errors: list[str] = Field(default_factory=list)  # every moment a zone was read wrong
     lcd_ok: int = 0
     iverify_ok: int = 0
     chips_ok: int = 0
@@ -274,6 +275,7 @@ def score_states(
     for rnd, t0, t1 in rounds:
         score.rounds += 1
         errs = [m for t, m in bad_at if t0 <= t <= (t1 if t1 is not None else float("inf"))]
+        score.card_errors.extend(f"round {rnd}: {m}" for m in errs)
         if errs:
             score.round_errors.append(
                 f"round {rnd}: {errs[0]}" + (f" (+{len(errs) - 1} more)" if len(errs) > 1 else "")

@@ -94,6 +94,39 @@ def _build_model(width: int = 32) -> Any:
     return nn.Sequential(*layers)
 
 
+def _init_from_onnx(model: Any, onnx_path: Path) -> None:
+    """Start ``model`` from a classifier this module exported (``--init``): a fine-tune, not a run
+    from scratch. The export folds each batch norm into its convolution (weight and bias), so each
+    conv takes the folded weight and its batch norm starts as the identity plus the folded bias
+    (mean 0, variance 1 - eps, scale 1): the same function as the ONNX until training moves it."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    inits = [numpy_helper.to_array(t) for t in onnx.load(str(onnx_path)).graph.initializer]
+    convs = [m for m in model if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model if isinstance(m, nn.BatchNorm2d)]
+    (linear,) = [m for m in model if isinstance(m, nn.Linear)]
+    weights = [a for a in inits if a.ndim == 4]
+    biases = [a for a in inits if a.ndim == 1 and a.shape[0] != NUM_CLASSES]
+    head = [a for a in inits if a.shape[0] == NUM_CLASSES]
+    shapes = [tuple(c.weight.shape) for c in convs]
+    if [a.shape for a in weights] != shapes or len(biases) != len(convs) or len(head) != 2:
+        raise ValueError(f"{onnx_path}: not a classifier of this shape (convolutions {shapes})")
+    with torch.no_grad():
+        for conv, bn, w, b in zip(convs, norms, weights, biases, strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.reset_running_stats()  # mean 0, variance 1
+            if bn.running_var is not None:
+                bn.running_var.fill_(1.0 - bn.eps)  # so that variance + eps is exactly 1
+        w_head, b_head = sorted(head, key=lambda a: a.ndim, reverse=True)
+        linear.weight.copy_(torch.from_numpy(np.array(w_head)))
+        linear.bias.copy_(torch.from_numpy(np.array(b_head)))
+
+
 def _augment(x_u8: Any, imgsz: int, gen: Any, aspect: float = 0.0) -> Any:
     """One augmented float batch in [0, 1], shape (B, 3, imgsz, imgsz), from uint8 crops.
 
@@ -291,10 +324,12 @@ def train_index_classifier(
     lr: float = 3e-3,
     threads: int = 1,
     aspect: float = 0.0,
+    init: Path | None = None,
 ) -> dict[str, Any]:
     """Train the CNN on ``train_dirs`` crops, score held-out top-1 on ``val_dir`` each epoch,
     export the best epoch to ``out_onnx`` (softmax included). The one-cycle learning-rate schedule
     runs on ``epochs`` or ``minutes`` of training, whichever is used up first.
+    ``init``: start from this exported classifier (a fine-tune; give it a lower ``lr``).
     Returns the metrics (also written next to the ONNX)."""
     import torch
     import torch.nn.functional as F
@@ -311,6 +346,10 @@ def train_index_classifier(
     print(f"loaded {len(ytr)} train / {len(yva_np)} val crops in {load_s:.1f}s", flush=True)
 
     model = _build_model(width)
+    if init is not None:
+        _init_from_onnx(model, init)
+        start = _scores(_predict(model, xva), yva_np)["top1"]
+        print(f"started from {init}: held-out top-1 {start:.4f}", flush=True)
     n_params = sum(p.numel() for p in model.parameters())
     steps_per_epoch = math.ceil(len(ytr) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -376,6 +415,7 @@ def train_index_classifier(
         "imgsz": imgsz,
         "width": width,
         "aspect_jitter": aspect,
+        "init": str(init) if init is not None else None,
         "params": n_params,
         "seed": seed,
         "epochs_planned": epochs,
@@ -409,6 +449,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--aspect-jitter", type=float, default=0.0, help="squeeze/stretch crops across by up to 1+this"
     )
+    ap.add_argument("--init", type=Path, help="fine-tune from this exported classifier ONNX")
     ap.add_argument("--eval-only", action="store_true", help="only score --out on --val")
     a = ap.parse_args(argv)
     if a.eval_only:
@@ -427,6 +468,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         lr=a.lr,
         threads=a.threads,
         aspect=a.aspect_jitter,
+        init=a.init,
     )
     print(json.dumps({k: v for k, v in m.items() if k != "history"}, indent=2))
 
