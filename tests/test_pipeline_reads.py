@@ -298,3 +298,63 @@ def test_the_shipped_detector_loaded_on_first_use_also_gives_its_unread_faces(
     monkeypatch.setattr(vp, "load_shipped_detector", lambda: _SureOf({}))  # one without: none
     s = _run(TablePipeline(lay, vp._LazyDetector(), CFG), t, 10, 0)[-1]
     assert s.seat(1).high == ["As", "Kd"] and s.unread_faces == {}
+
+
+_HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9h", "2c"]
+
+
+def _dealer_sets(
+    p: TablePipeline, det: _WithUnread, unread: set[str], put: list[str] | None = None
+) -> TableState:
+    """The dealer's seven cards turned up in a row and all read, then set (``put``: the first five
+    high, the next two low, any more left in the row; by default the same seven) with the faces in
+    ``unread`` found but not read."""
+    t = SynthTable(p.layout, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+    _run(p, t, 10, 0)
+    put = put or _HAND
+    t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(put[:5])]
+    t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(put[5:7])]
+    t.cards += [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(put[7:])]
+    det.unread = unread
+    return _run(p, t, 12, 10)[-1]
+
+
+def test_the_one_face_not_read_in_a_set_hand_is_the_one_missing_from_the_hand_read_whole() -> None:
+    lay = make_layout()
+    det = _WithUnread(set())
+    s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"})
+    assert s.dealer.hand == [] and sorted(s.dealer.high) == sorted(_HAND[:5]) and s.dealer.low == ["9h", "2c"]
+    assert s.unread_faces == {}  # named now: no longer counted as seen and not named
+    assert s.card_confidence["dealer.high"][s.dealer.high.index("Ts")] == np.float32(0.9)  # its first read's
+
+
+def test_a_face_not_read_is_not_named_when_the_hand_read_whole_cannot_tell_which_it_is() -> None:
+    lay = make_layout()
+    # two faces not read: which is which cannot be told
+    det = _WithUnread(set())
+    s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts", "9h"})
+    assert "Ts" not in s.dealer.high and "9h" not in s.dealer.low
+    assert s.unread_faces == {"dealer.high": 1, "dealer.low": 1}
+    # a card among them that was not in the hand (5d, an eighth card): not all the same cards
+    det = _WithUnread(set())
+    s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"}, put=[*_HAND, "5d"])
+    assert s.dealer.hand == ["5d"] and "Ts" not in s.dealer.high
+    assert s.unread_faces == {"dealer.high": 1}
+    # the hand never seen whole (one face of the row not read either): nothing to name it from
+    det = _WithUnread({"Ts"})
+    s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"})
+    assert "Ts" not in s.dealer.high and s.unread_faces == {"dealer.high": 1}
+
+
+def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
+    from vision.pipeline import _carry_known_face
+
+    known = {c: 0.8 for c in _HAND}
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
+    # the low hand (9h 2c) under the dealer's arm: the unnamed face in the high hand is the Ts
+    out = {"dealer.high": list(high), "dealer.low": []}
+    assert _carry_known_face(out, [("dealer.high", 45.0)], known, hidden=["9h", "2c"]) == "dealer.high"
+    assert out["dealer.high"][-1] == (45.0, "Ts", 0.8)  # where it lies, with its first read's confidence
+    # without them, two known cards are unaccounted for: the face stays unnamed
+    out = {"dealer.high": list(high), "dealer.low": []}
+    assert _carry_known_face(out, [("dealer.high", 45.0)], known) is None and out["dealer.high"] == high

@@ -39,7 +39,7 @@ time, with ``t`` in seconds since the stream opened.
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -438,6 +438,41 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
     return np.stack(kept) if kept else np.zeros((0, 4), np.float32)
 
 
+def _carry_known_face(
+    out: dict[str, list[tuple[float, str, float]]],
+    lone: list[tuple[str, float]],
+    known: dict[str, float] | None,
+    hidden: Sequence[str] = (),
+) -> str | None:
+    """Name the one face a region's read saw but could not name, from the hand the region showed
+    whole before: the zone it was put in, or None when it cannot be told.
+
+    ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
+    each face seen but not named; ``known``: the faces of the region's last read that showed a whole
+    hand face up and all named (the dealer's hand turned up before he sets it), with their read
+    confidences; ``hidden``: the cards last known in the region's zones hidden now (an arm over the
+    dealer's low hand as he turns a player's hand; their zones are not in ``out``). When exactly one
+    face is unnamed, no back lies there, every face read is one of the
+    known ones, each once, and exactly one known face is not among them, the unnamed face is that
+    card: the cards are the same ones, moved (the dealer setting his hand; a spread read card by
+    card at one moment and with one index half covered at the next). It takes the confidence its
+    own read had. Anything else (two unnamed faces, a card not seen before, a back) is left as it
+    was read: a card swapped in during the move is not covered up when the camera reads it, and is
+    left an unread face when it does not."""
+    if known is None or len(lone) != 1:
+        return None
+    cards = [lab for v in out.values() for _, lab, _ in v] + list(hidden)
+    if BACK in cards or len(set(cards)) != len(cards) or not set(cards) <= known.keys():
+        return None
+    missing = known.keys() - set(cards)
+    if len(missing) != 1:
+        return None
+    (card,) = missing
+    zone, x = lone[0]
+    out[zone].append((x, card, known[card]))
+    return zone
+
+
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
@@ -509,6 +544,10 @@ class TablePipeline:
         self._read_conf: dict[str, float] = {}
         self._read_cards: dict[str, tuple[float, ...]] = {}
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
+        # per card region, the faces of its last read that showed a whole hand face up, all named
+        # (``_carry_known_face``), with their read confidences; dropped when the region shows no face
+        self._known_hand: dict[str, dict[str, float]] = {}
+        self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, tuple[Hashable, float | None, tuple[float, ...], int]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
@@ -720,6 +759,31 @@ class TablePipeline:
                 out[z.key] = v
         return out
 
+    def _remember_hand(
+        self,
+        region: str,
+        out: dict[str, list[tuple[float, str, float]]],
+        unnamed: list[tuple[str, float]],
+        occluded: set[str],
+    ) -> None:
+        """Keep the region's whole hand when this read shows it face up and all named, nothing hidden;
+        else name its one unnamed face from the hand kept (``_carry_known_face``), taking it off
+        ``unnamed``. A hidden zone counts with the cards it last showed."""
+        faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
+        if not faces and not occluded:
+            self._known_hand.pop(region, None)
+        elif not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
+            self._known_hand[region] = faces
+        elif occluded and any(z in occluded for z, _ in unnamed):
+            return
+        else:
+            seen = {z: v for z, v in out.items() if z not in occluded}
+            hidden = [
+                str(c) for z in sorted(occluded) if isinstance(v := self.tracker.value(z), tuple) for c in v
+            ]
+            if _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden) is not None:
+                unnamed.clear()
+
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
         """The cards of the region's last detection, on its small crop (an index-sized box is grown to
         a card's size about its centre)."""
@@ -786,11 +850,13 @@ class TablePipeline:
             self._last_boxes = dets.xyxy
             zones = r.assign(card_centres(crop, dets, r.px_per_mm))
             lone = _unread_cards(self._unread_boxes, found, r.px_per_mm)
+            unnamed: list[tuple[str, float]] = []  # (zone, image x) of each face seen, not named
             if len(lone):
                 lone_dets = Detections(lone, np.zeros(len(lone), np.int64), np.ones(len(lone), np.float32))
-                for z in r.assign(card_centres(crop, lone_dets, r.px_per_mm)):
+                lone_x = r.crop_to_image(lone_dets.centers)[:, 0]
+                for z, x in zip(r.assign(card_centres(crop, lone_dets, r.px_per_mm)), lone_x, strict=True):
                     if z is not None:
-                        self._read_unread[z] = self._read_unread.get(z, 0) + 1
+                        unnamed.append((z, float(x)))
             hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
@@ -798,11 +864,14 @@ class TablePipeline:
                 if z is not None:
                     # a face's confidence is its read's; a back's is the detector's score for it
                     # (TableState.card_confidence)
-                    c = float(dets.confidence[i])
-                    out[z].append((float(img_x[i]), label, c))
+                    out[z].append((float(img_x[i]), label, float(dets.confidence[i])))
+            self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
+            for z, _ in unnamed:
+                self._read_unread[z] = self._read_unread.get(z, 0) + 1
+            for z, v in out.items():
+                for _, label, c in v:
                     if label != BACK:
                         self._read_conf[z] = min(c, self._read_conf.get(z, c))
-            for z, v in out.items():
                 v.sort(key=lambda xlc: (xlc[0], xlc[1]))
                 if v:
                     self._read_cards[z] = tuple(c for _, _, c in v)
