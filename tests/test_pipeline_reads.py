@@ -358,3 +358,20 @@ def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
     # without them, two known cards are unaccounted for: the face stays unnamed
     out = {"dealer.high": list(high), "dealer.low": []}
     assert _carry_known_face(out, [("dealer.high", 45.0)], known) is None and out["dealer.high"] == high
+
+
+def test_a_hand_the_iverify_display_showed_whole_names_its_one_face_not_read_on_the_felt() -> None:
+    lay = make_layout()
+    det = _WithUnread(set())
+    p = TablePipeline(lay, det, CFG)
+    t = SynthTable(lay, header="SEAT 1", iv_high=_HAND[:5], iv_low=_HAND[5:])
+    assert _run(p, t, 10, 0)[-1].iverify.high == _HAND[:5]
+    t.header, t.iv_high, t.iv_low = None, [], []
+    _run(p, t, 8, 10)
+    # the dealer turns seat 1's hand up, set as the display showed it; its Ts is found, not read
+    t.cards = [(c, 185.0 + 65 * i, 620.0) for i, c in enumerate(_HAND[:5])]
+    t.cards += [(c, 525.0 + 70 * i, 620.0) for i, c in enumerate(_HAND[5:])]
+    det.unread = {"Ts"}
+    s = _run(p, t, 12, 18)[-1]
+    assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.seat(1).low == ["9h", "2c"]
+    assert s.unread_faces == {}

@@ -448,17 +448,18 @@ def _carry_known_face(
     whole before: the zone it was put in, or None when it cannot be told.
 
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
-    each face seen but not named; ``known``: the faces of the region's last read that showed a whole
-    hand face up and all named (the dealer's hand turned up before he sets it), with their read
-    confidences; ``hidden``: the cards last known in the region's zones hidden now (an arm over the
-    dealer's low hand as he turns a player's hand; their zones are not in ``out``). When exactly one
-    face is unnamed, no back lies there, every face read is one of the
-    known ones, each once, and exactly one known face is not among them, the unnamed face is that
-    card: the cards are the same ones, moved (the dealer setting his hand; a spread read card by
-    card at one moment and with one index half covered at the next). It takes the confidence its
-    own read had. Anything else (two unnamed faces, a card not seen before, a back) is left as it
-    was read: a card swapped in during the move is not covered up when the camera reads it, and is
-    left an unread face when it does not."""
+    each face seen but not named; ``known``: the position's hand as last seen whole, all named (the
+    dealer's hand turned up before he sets it, or the hand the i-Verify display showed), each card at
+    its surest read; ``hidden``: the cards last known in the region's zones hidden now (an arm over
+    the dealer's low hand; those zones are not in ``out``).
+
+    When exactly one face is unnamed, no back lies there, every face read is one of the known ones,
+    each once, and exactly one known card is not among them, the unnamed face is that card: the same
+    cards, moved (the dealer setting his hand, or turning a player's hand up; an index read at one
+    moment and half covered at the next). It keeps the confidence of its earlier read, doubt and
+    all, so compliance makes a review item, not an alert, of a doubtful one. Anything else (two
+    unnamed faces, a card not seen before, a back) is left as read: a card swapped in during the move
+    is not covered up when the camera reads it, and stays an unread face when it does not."""
     if known is None or len(lone) != 1:
         return None
     cards = [lab for v in out.values() for _, lab, _ in v] + list(hidden)
@@ -770,9 +771,14 @@ class TablePipeline:
         else name its one unnamed face from the hand kept (``_carry_known_face``), taking it off
         ``unnamed``. A hidden zone counts with the cards it last showed."""
         faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
-        if not faces and not occluded:
+        if not any(out.values()) and not occluded and not unnamed:  # the cards are gone: a new hand next
             self._known_hand.pop(region, None)
+        elif not faces:
+            return
         elif not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
+            before = self._known_hand.get(region, {})
+            if before.keys() == faces.keys():  # the same hand again: each card at its surest read
+                faces = {c: max(p, before[c]) for c, p in faces.items()}
             self._known_hand[region] = faces
         elif occluded and any(z in occluded for z, _ in unnamed):
             return
@@ -908,7 +914,21 @@ class TablePipeline:
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
+        self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
+
+    def _hand_on_display(self, mode: str, seat: int | None, cards: list[str], dets: Detections) -> None:
+        """The hand the i-Verify display shows whole (a seat's, or the dealer's, as the house way sets
+        it; seed 000 rule 5a) is that position's hand: kept for its card region as a hand read whole
+        (``_carry_known_face``) unless the felt has shown one already. The dealer then sets the
+        cards face down and turns them up later, when one of them may be read only in part."""
+        region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
+        if region is None or region in self._known_hand:
+            return
+        if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
+            return
+        conf = dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True))
+        self._known_hand[region] = {c: conf[c] for c in cards}
 
 
 def watch(
