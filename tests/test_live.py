@@ -466,3 +466,28 @@ def test_the_live_view_marks_faces_seen_but_not_named() -> None:
     con = Console(record=True, width=150, force_terminal=False)
     con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
     assert "?" not in con.export_text().split("table state")[1].split("alerts")[0]
+
+
+def test_the_live_view_marks_faces_named_from_the_hand_seen_whole_before() -> None:
+    from rich.console import Console
+
+    from vision.state import DealerState
+
+    st = TableState(
+        table_id="T1",
+        frame=3,
+        t=0.12,
+        dealer=DealerState(high=["Kd", "Ts", "5h", "3c", "2c"], low=["As", "Ah"]),
+        carried_faces={"dealer.high": ["3c"]},
+    )
+    proc = SimpleNamespace(
+        last=SimpleNamespace(state=st),
+        layout=SimpleNamespace(table_id="T1", game="seven-card"),
+        current_round=1,
+        alerts=[],
+    )
+    con = Console(record=True, width=150, force_terminal=False)
+    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
+    text = con.export_text()
+    assert "Kd Ts 5h 3c~ 2c" in text and "As Ah" in text and "As~" not in text
+    assert "not read here" in text and "could not name" not in text

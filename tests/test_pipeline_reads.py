@@ -326,6 +326,8 @@ def test_the_one_face_not_read_in_a_set_hand_is_the_one_missing_from_the_hand_re
     assert s.dealer.hand == [] and sorted(s.dealer.high) == sorted(_HAND[:5]) and s.dealer.low == ["9h", "2c"]
     assert s.unread_faces == {}  # named now: no longer counted as seen and not named
     assert s.card_confidence["dealer.high"][s.dealer.high.index("Ts")] == np.float32(0.9)  # its first read's
+    assert s.carried_faces == {"dealer.high": ["Ts"]}  # and the record says it was not read there
+    assert TableState.model_validate_json(s.model_dump_json()) == s
 
 
 def test_a_face_not_read_is_not_named_when_the_hand_read_whole_cannot_tell_which_it_is() -> None:
@@ -334,7 +336,7 @@ def test_a_face_not_read_is_not_named_when_the_hand_read_whole_cannot_tell_which
     det = _WithUnread(set())
     s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts", "9h"})
     assert "Ts" not in s.dealer.high and "9h" not in s.dealer.low
-    assert s.unread_faces == {"dealer.high": 1, "dealer.low": 1}
+    assert s.unread_faces == {"dealer.high": 1, "dealer.low": 1} and s.carried_faces == {}
     # a card among them that was not in the hand (5d, an eighth card): not all the same cards
     det = _WithUnread(set())
     s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"}, put=[*_HAND, "5d"])
@@ -353,7 +355,8 @@ def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
     high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
     # the low hand (9h 2c) under the dealer's arm: the unnamed face in the high hand is the Ts
     out = {"dealer.high": list(high), "dealer.low": []}
-    assert _carry_known_face(out, [("dealer.high", 45.0)], known, hidden=["9h", "2c"]) == "dealer.high"
+    named = _carry_known_face(out, [("dealer.high", 45.0)], known, hidden=["9h", "2c"])
+    assert named == ("dealer.high", "Ts")
     assert out["dealer.high"][-1] == (45.0, "Ts", 0.8)  # where it lies, with its first read's confidence
     # without them, two known cards are unaccounted for: the face stays unnamed
     out = {"dealer.high": list(high), "dealer.low": []}
@@ -374,4 +377,13 @@ def test_a_hand_the_iverify_display_showed_whole_names_its_one_face_not_read_on_
     det.unread = {"Ts"}
     s = _run(p, t, 12, 18)[-1]
     assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.seat(1).low == ["9h", "2c"]
-    assert s.unread_faces == {}
+    assert s.unread_faces == {} and s.carried_faces == {"seat1.high": ["Ts"]}
+
+
+def test_a_carried_face_must_be_among_its_zones_cards() -> None:
+    with pytest.raises(ValueError, match=r"carried_faces\['dealer.high'\] names \['Ts'\].*frame 7"):
+        TableState(table_id="T1", frame=7, t=0.28, carried_faces={"dealer.high": ["Ts"]})
+    ok = TableState(
+        table_id="T1", frame=7, t=0.28, dealer={"high": ["Ts"]}, carried_faces={"dealer.high": ["Ts"]}
+    )
+    assert TableState.model_validate_json(ok.model_dump_json()) == ok

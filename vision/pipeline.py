@@ -27,7 +27,10 @@ display, the LCD, each bet circle and payout spot):
    zone counts as settled. A face whose index was found but not read surely enough to name it (the
    detector's ``detect_with_unread``, or a read below ``min_confidence``) is not listed among the
    zone's cards; it is counted in ``TableState.unread_faces`` (one per card: ``_unread_cards``), so
-   CARD-COUNT knows a card lies there.
+   CARD-COUNT knows a card lies there. When it is the only such face and the position's hand was seen
+   whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify display
+   showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
+   earlier read's confidence, and listed in ``TableState.carried_faces``.
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -134,6 +137,16 @@ class PipelineConfig(BaseModel):
 class FrameResult(NamedTuple):
     state: TableState
     image: np.ndarray  # the BGR frame of that state
+
+
+class _ZoneRead(NamedTuple):
+    """The reading a zone last settled on, with how it was read (``TablePipeline._with_confidence``)."""
+
+    value: Hashable
+    zone: float | None  # TableState.read_confidence
+    cards: tuple[float, ...]  # TableState.card_confidence
+    unread: int  # TableState.unread_faces
+    carried: tuple[str, ...]  # TableState.carried_faces
 
 
 def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float:
@@ -443,9 +456,9 @@ def _carry_known_face(
     lone: list[tuple[str, float]],
     known: dict[str, float] | None,
     hidden: Sequence[str] = (),
-) -> str | None:
+) -> tuple[str, str] | None:
     """Name the one face a region's read saw but could not name, from the hand the region showed
-    whole before: the zone it was put in, or None when it cannot be told.
+    whole before: the zone it was put in and the card, or None when it cannot be told.
 
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
     each face seen but not named; ``known``: the position's hand as last seen whole, all named (the
@@ -471,7 +484,7 @@ def _carry_known_face(
     (card,) = missing
     zone, x = lone[0]
     out[zone].append((x, card, known[card]))
-    return zone
+    return zone, card
 
 
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
@@ -545,11 +558,12 @@ class TablePipeline:
         self._read_conf: dict[str, float] = {}
         self._read_cards: dict[str, tuple[float, ...]] = {}
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
+        self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
         # per card region, the faces of its last read that showed a whole hand face up, all named
         # (``_carry_known_face``), with their read confidences; dropped when the region shows no face
         self._known_hand: dict[str, dict[str, float]] = {}
         self._hand_size = 6 if layout.game == "six-card" else 7
-        self._settled_conf: dict[str, tuple[Hashable, float | None, tuple[float, ...], int]] = {}
+        self._settled_conf: dict[str, _ZoneRead] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -596,6 +610,7 @@ class TablePipeline:
         conf: dict[str, float] = {}
         cards: dict[str, list[float]] = {}
         unread: dict[str, int] = {}
+        carried: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -612,13 +627,15 @@ class TablePipeline:
                     conf[z.key] = UNREAD
                     continue
                 got = self._settled_conf.get(z.key)
-                if got is not None and got[0] == self.tracker.value(z.key):
-                    if got[1] is not None:
-                        conf[z.key] = got[1]
-                    if got[2]:
-                        cards[z.key] = list(got[2])
-                    if got[3]:
-                        unread[z.key] = got[3]
+                if got is not None and got.value == self.tracker.value(z.key):
+                    if got.zone is not None:
+                        conf[z.key] = got.zone
+                    if got.cards:
+                        cards[z.key] = list(got.cards)
+                    if got.unread:
+                        unread[z.key] = got.unread
+                    if got.carried:
+                        carried[z.key] = list(got.carried)
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
@@ -626,6 +643,8 @@ class TablePipeline:
             update["card_confidence"] = cards
         if unread:
             update["unread_faces"] = unread
+        if carried:
+            update["carried_faces"] = carried
         return state.model_copy(update=update) if update else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
@@ -747,11 +766,12 @@ class TablePipeline:
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
                 if z.key in self._read_conf or self._read_cards.get(z.key) or self._read_unread.get(z.key):
-                    self._settled_conf[z.key] = (
+                    self._settled_conf[z.key] = _ZoneRead(
                         v,
                         self._read_conf.get(z.key),
                         self._read_cards.get(z.key, ()),
                         self._read_unread.get(z.key, 0),
+                        self._read_carried.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -766,29 +786,30 @@ class TablePipeline:
         out: dict[str, list[tuple[float, str, float]]],
         unnamed: list[tuple[str, float]],
         occluded: set[str],
-    ) -> None:
+    ) -> tuple[str, str] | None:
         """Keep the region's whole hand when this read shows it face up and all named, nothing hidden;
         else name its one unnamed face from the hand kept (``_carry_known_face``), taking it off
-        ``unnamed``. A hidden zone counts with the cards it last showed."""
+        ``unnamed``: the zone and card so named, if one was. A hidden zone counts with the cards it
+        last showed."""
         faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if not any(out.values()) and not occluded and not unnamed:  # the cards are gone: a new hand next
             self._known_hand.pop(region, None)
-        elif not faces:
-            return
-        elif not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
+            return None
+        if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
+            return None
+        if not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
             before = self._known_hand.get(region, {})
             if before.keys() == faces.keys():  # the same hand again: each card at its surest read
                 faces = {c: max(p, before[c]) for c, p in faces.items()}
             self._known_hand[region] = faces
-        elif occluded and any(z in occluded for z, _ in unnamed):
-            return
-        else:
-            seen = {z: v for z, v in out.items() if z not in occluded}
-            hidden = [
-                str(c) for z in sorted(occluded) if isinstance(v := self.tracker.value(z), tuple) for c in v
-            ]
-            if _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden) is not None:
-                unnamed.clear()
+            return None
+        seen = {z: v for z, v in out.items() if z not in occluded}
+        last = [self.tracker.value(z) for z in sorted(occluded)]
+        hidden = [str(c) for v in last if isinstance(v, tuple) for c in v]
+        named = _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden)
+        if named is not None:
+            unnamed.clear()
+        return named
 
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
         """The cards of the region's last detection, on its small crop (an index-sized box is grown to
@@ -850,6 +871,7 @@ class TablePipeline:
             self._read_conf.pop(key, None)
             self._read_cards.pop(key, None)
             self._read_unread.pop(key, None)
+            self._read_carried.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
@@ -871,7 +893,9 @@ class TablePipeline:
                     # a face's confidence is its read's; a back's is the detector's score for it
                     # (TableState.card_confidence)
                     out[z].append((float(img_x[i]), label, float(dets.confidence[i])))
-            self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
+            carried = self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
+            if carried is not None:
+                self._read_carried[carried[0]] = (carried[1],)
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1
             for z, v in out.items():

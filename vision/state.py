@@ -78,6 +78,12 @@ class TableState(_Model):
     # camera saw); nothing else does. Only for zones whose reading the state shows. Empty: none (ground
     # truth, older records).
     unread_faces: dict[str, Annotated[int, Field(ge=1)]] = Field(default_factory=dict)
+    # Face-up cards a zone lists that this read of it did not name, by the same keys: its index was
+    # seen and not read, and the card is the one missing from the position's hand as the camera saw it
+    # whole a moment before (the dealer's hand turned up before he set it, or the hand the i-Verify
+    # display showed; ``vision.pipeline._carry_known_face``). Its confidence is that earlier read's.
+    # Empty: every face listed was read where it lies (ground truth, older records).
+    carried_faces: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
@@ -85,6 +91,13 @@ class TableState(_Model):
             if key == "iverify":
                 raise ValueError(f"unread_faces[{key!r}]: only card zones on the felt (frame {self.frame})")
             self.zone_cards(key)  # names the zone, or says it is none
+        for key, named in self.carried_faces.items():
+            missing = set(named) - set(self.zone_cards(key))
+            if missing:
+                raise ValueError(
+                    f"carried_faces[{key!r}] names {sorted(missing)}, not among the zone's cards "
+                    f"at frame {self.frame}"
+                )
         for key, confs in self.card_confidence.items():
             cards = self.zone_cards(key)
             if len(confs) != len(cards):
