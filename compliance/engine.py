@@ -173,4 +173,5 @@ def _hand(p: PositionState) -> HandRecord:
         high=list(high),
         low=list(low),
         set_by=set_by,
+        carried=sorted(set(cards or [*high, *low]) & p.carried),
     )

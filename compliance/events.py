@@ -129,6 +129,10 @@ class HandRecord(_Model):
     high: list[str] = Field(default_factory=list)
     low: list[str] = Field(default_factory=list)
     set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
+    # of its cards, those the camera named only as the one card missing from the hand it had seen whole
+    # (the dealer's hand turned up before he set it, the hand the i-Verify display showed), not read
+    # where they lay (TableState.carried_faces)
+    carried: list[str] = Field(default_factory=list)
 
 
 class RoundRecord(_Model):

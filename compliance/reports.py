@@ -141,8 +141,14 @@ def _e(x: object) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _cards(cards: Sequence[str]) -> str:
-    return _e(" ".join(cards)) if cards else "&ndash;"
+def _cards(cards: Sequence[str], carried: Sequence[str] = ()) -> str:
+    """Cards as text; those in ``carried`` (``HandRecord.carried``) marked, with a tooltip."""
+    if not cards:
+        return "&ndash;"
+    tip = "not read where it lay: the one card missing from the hand seen whole before"
+    return " ".join(
+        f'<span class=doubt title="{tip}">{_e(c)}~</span>' if c in carried else _e(c) for c in cards
+    )
 
 
 def _page(title: str, body: str) -> str:
@@ -261,9 +267,9 @@ def clip_html(rep: ClipReport) -> str:
                         [
                             _e(h.position),
                             "yes" if h.active else "",
-                            _cards(h.cards),
-                            _cards(h.high),
-                            _cards(h.low),
+                            _cards(h.cards, h.carried),
+                            _cards(h.high, h.carried),
+                            _cards(h.low, h.carried),
                             _e(h.set_by),
                         ],
                         "",

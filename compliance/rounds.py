@@ -278,6 +278,9 @@ class PositionState:
     card_conf: tuple[Reads, Reads, Reads] = ((), (), ())
     set_read: float | None = None  # read confidence of the faces of set_high / set_low when last seen
     faces_seen: set[str] = field(default_factory=set)  # every face accepted at this position this round
+    # faces a state named only as the one card missing from the hand seen whole before, not read where
+    # they lay (TableState.carried_faces), while this round was open
+    carried: set[str] = field(default_factory=set)
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
@@ -532,6 +535,11 @@ class RoundTracker:
         events = self._apply(changes, state)
         self._mark_hidden(state, hidden)
         self._refresh_reads(seen)
+        if self.current is not None:
+            for key, named in state.carried_faces.items():
+                at = self.current.positions.get(key.partition(".")[0])
+                if at is not None:
+                    at.carried.update(named)
         return events
 
     def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:

@@ -620,3 +620,32 @@ def test_a_move_seen_in_faces_is_a_review_item_not_an_alert() -> None:
     t, moved = _turned_with_a_face_in_the_deal_spot()
     [f] = camera_run(camera_cards(t, {("seat1.dealt", moved): 0.56})).of("HAND-TOUCHED-AFTER-REVEAL")
     assert f.status == "review" and abs(f.confidence - 0.56) < 1e-6
+
+
+def test_a_card_named_from_the_hand_seen_whole_is_marked_in_the_rebuilt_round_and_its_report() -> None:
+    from compliance.events import RoundRecord
+    from compliance.reports import ClipReport, clip_html
+
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+    t = camera(t)
+    carried = None
+    out = []
+    for st in t.states:  # the pipeline named one of the dealer's high cards by the carry-over
+        if st.dealer.high and all(c != BACK for c in st.dealer.high):
+            carried = carried or st.dealer.high[0]
+            st = st.model_copy(update={"carried_faces": {"dealer.high": [carried]}})
+        out.append(st)
+    t.states = out
+    assert carried is not None
+    run = camera_run(t)
+    (rnd,) = run.rounds
+    hands = {h.position: h for h in rnd.hands}
+    assert hands["dealer"].carried == [carried] and carried in hands["dealer"].high
+    assert all(h.carried == [] for p, h in hands.items() if p != "dealer")
+    assert RoundRecord.model_validate_json(rnd.model_dump_json()) == rnd
+    page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
+    assert f"{carried}~</span>" in page and "not read where it lay" in page
+    # ground truth (no carry-over) marks nothing
+    (plain,) = camera_run(camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all())).rounds
+    assert all(h.carried == [] for h in plain.hands)
