@@ -801,10 +801,7 @@ class TablePipeline:
         if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
             return None
         if not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
-            before = self._known_hand.get(region, {})
-            if before.keys() == faces.keys():  # the same hand again: each card at its surest read
-                faces = {c: max(p, before[c]) for c, p in faces.items()}
-            self._known_hand[region] = faces
+            self._keep_hand(region, faces, list(faces))
             return None
         seen = {z: v for z, v in out.items() if z not in occluded}
         last = [self.tracker.value(z) for z in sorted(occluded)]
@@ -946,16 +943,25 @@ class TablePipeline:
 
     def _hand_on_display(self, mode: str, seat: int | None, cards: list[str], dets: Detections) -> None:
         """The hand the i-Verify display shows whole (a seat's, or the dealer's, as the house way sets
-        it; seed 000 rule 5a) is that position's hand: kept for its card region as a hand read whole
-        (``_carry_known_face``) unless the felt has shown one already. The dealer then sets the
-        cards face down and turns them up later, when one of them may be read only in part."""
+        it; seed 000 rule 5a) is that position's hand now: kept for its card region as a hand seen
+        whole (``_carry_known_face``), each card at its surest read when the region already holds the
+        same hand. The dealer then sets the cards face down and turns them up later, when one of them
+        may be read only in part."""
         region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
-        if region is None or region in self._known_hand:
+        if region is None or len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
             return
-        if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
-            return
-        conf = dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True))
-        self._known_hand[region] = {c: conf[c] for c in cards}
+        self._keep_hand(
+            region, dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)), cards
+        )
+
+    def _keep_hand(self, region: str, conf: dict[str, float], cards: Sequence[str]) -> None:
+        """Keep ``cards`` as the region's hand seen whole (read at ``conf``); the same hand again keeps
+        each card at its surest read."""
+        before = self._known_hand.get(region, {})
+        hand = {c: conf[c] for c in cards}
+        if before.keys() == hand.keys():
+            hand = {c: max(p, before[c]) for c, p in hand.items()}
+        self._known_hand[region] = hand
 
 
 def watch(
