@@ -562,8 +562,9 @@ class TablePipeline:
         self._read_cards: dict[str, tuple[float, ...]] = {}
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
         self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
-        # per card region, the faces of its last read that showed a whole hand face up, all named
-        # (``_carry_known_face``), with their read confidences; dropped when the region shows no face
+        # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
+        # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
+        # forgotten when the region is read empty
         self._known_hand: dict[str, dict[str, float]] = {}
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
