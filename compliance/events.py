@@ -129,9 +129,9 @@ class HandRecord(_Model):
     high: list[str] = Field(default_factory=list)
     low: list[str] = Field(default_factory=list)
     set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
-    # of its cards, those the camera named only as the one card missing from the hand it had seen whole
-    # (the dealer's hand turned up before he set it, the hand the i-Verify display showed), not read
-    # where they lay (TableState.carried_faces)
+    # of its cards, those that some view of the hand named as the one card missing from the hand the
+    # camera had seen whole (the dealer's hand turned up before he set it, the hand the i-Verify display
+    # showed) rather than by reading it where it lay (TableState.carried_faces)
     carried: list[str] = Field(default_factory=list)
 
 

@@ -278,8 +278,8 @@ class PositionState:
     card_conf: tuple[Reads, Reads, Reads] = ((), (), ())
     set_read: float | None = None  # read confidence of the faces of set_high / set_low when last seen
     faces_seen: set[str] = field(default_factory=set)  # every face accepted at this position this round
-    # faces a state named only as the one card missing from the hand seen whole before, not read where
-    # they lay (TableState.carried_faces), while this round was open
+    # faces some state named as the one card missing from the hand seen whole before rather than by
+    # reading them where they lay (TableState.carried_faces), while this round was open
     carried: set[str] = field(default_factory=set)
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
