@@ -437,9 +437,22 @@ def test_review_items_are_recorded_and_shown_apart_from_alerts(tmp_path: Path) -
     assert "review items: doubtful" in text and "review 1" in text
 
 
-def test_the_live_view_marks_faces_seen_but_not_named() -> None:
+def _live_view_text(st: TableState) -> str:
+    """What the live console view shows for the table state ``st``."""
     from rich.console import Console
 
+    proc = SimpleNamespace(
+        last=SimpleNamespace(state=st),
+        layout=SimpleNamespace(table_id="T1", game="seven-card"),
+        current_round=1,
+        alerts=[],
+    )
+    con = Console(record=True, width=150, force_terminal=False)
+    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
+    return con.export_text()
+
+
+def test_the_live_view_marks_faces_seen_but_not_named() -> None:
     from vision.state import DealerState, SeatState
 
     st = TableState(
@@ -450,27 +463,14 @@ def test_the_live_view_marks_faces_seen_but_not_named() -> None:
         dealer=DealerState(hand=["5h"]),
         unread_faces={"seat2.high": 1, "dealer.hand": 2},
     )
-    proc = SimpleNamespace(
-        last=SimpleNamespace(state=st),
-        layout=SimpleNamespace(table_id="T1", game="seven-card"),
-        current_round=1,
-        alerts=[],
-    )
-    con = Console(record=True, width=150, force_terminal=False)
-    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
-    text = con.export_text()
+    text = _live_view_text(st)
     assert "As Kd ?" in text and "5h ? ?" in text and "2c ?" not in text
     assert "a face the camera saw but could not name" in text
-    st2 = st.model_copy(update={"unread_faces": {}})
-    proc.last = SimpleNamespace(state=st2)
-    con = Console(record=True, width=150, force_terminal=False)
-    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
-    assert "?" not in con.export_text().split("table state")[1].split("alerts")[0]
+    text = _live_view_text(st.model_copy(update={"unread_faces": {}}))
+    assert "?" not in text.split("table state")[1].split("alerts")[0]
 
 
 def test_the_live_view_marks_faces_named_from_the_hand_seen_whole_before() -> None:
-    from rich.console import Console
-
     from vision.state import DealerState
 
     st = TableState(
@@ -480,14 +480,6 @@ def test_the_live_view_marks_faces_named_from_the_hand_seen_whole_before() -> No
         dealer=DealerState(high=["Kd", "Ts", "5h", "3c", "2c"], low=["As", "Ah"]),
         carried_faces={"dealer.high": ["3c"]},
     )
-    proc = SimpleNamespace(
-        last=SimpleNamespace(state=st),
-        layout=SimpleNamespace(table_id="T1", game="seven-card"),
-        current_round=1,
-        alerts=[],
-    )
-    con = Console(record=True, width=150, force_terminal=False)
-    con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]
-    text = con.export_text()
+    text = _live_view_text(st)
     assert "Kd Ts 5h 3c~ 2c" in text and "As Ah" in text and "As~" not in text
     assert "not read here" in text and "could not name" not in text
