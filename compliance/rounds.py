@@ -533,14 +533,18 @@ class RoundTracker:
             self.current.last_state = state
         self._mark_hidden(state, hidden)
         events = self._apply(changes, state)
+        self._note_carried(state)  # a change is accepted states after it is first shown: noted by then
         self._mark_hidden(state, hidden)
         self._refresh_reads(seen)
+        return events
+
+    def _note_carried(self, state: TableState) -> None:
+        """The faces the camera named by carry-over (``TableState.carried_faces``), on their positions."""
         if self.current is not None:
             for key, named in state.carried_faces.items():
                 at = self.current.positions.get(key.partition(".")[0])
                 if at is not None:
                     at.carried.update(named)
-        return events
 
     def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:
         """What a hidden area of a position shows: its accepted content, or the content that this very

@@ -403,6 +403,19 @@ def test_a_house_way_breach_is_an_alert_on_sure_reads_and_for_review_on_a_doubtf
     assert doubt.status == "review" and doubt.confidence == 0.6
 
 
+def test_a_finding_resting_on_a_card_named_from_the_hand_seen_whole_says_so() -> None:
+    t = camera(_dealer_against_house_way())
+    high = next(st.dealer.high for st in t.states if st.dealer.high)
+    t.states = [  # the pipeline named the dealer's first high card by the carry-over
+        st.model_copy(update={"carried_faces": {"dealer.high": [high[0]]}}) if st.dealer.high else st
+        for st in t.states
+    ]
+    [f] = camera_run(t).of("HOUSE-WAY")
+    assert f.status == "alert" and f"not read where it lay: {high[0]} at dealer" in f.observed
+    [plain] = camera_run(camera(_dealer_against_house_way())).of("HOUSE-WAY")
+    assert "not read where it lay" not in plain.observed
+
+
 def _dealer_shown_then_against_house_way(display: str = "same") -> Table:
     """The i-Verify display shows the dealer's house way (``display``: "same" cards as his hand, or with
     one card "other" - a display read as another hand); then he sets his hand otherwise."""

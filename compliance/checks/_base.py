@@ -79,12 +79,21 @@ class Check:
         observed: str,
         confidence: float = 1.0,
         read: float | None = None,
+        rests_on: Sequence[PositionState] = (),
     ) -> Finding:
         """``read``: the lowest camera read confidence of the face cards the finding rests on (None:
-        sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it."""
+        sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it.
+        ``rests_on``: the positions whose cards it rests on; a card of theirs the camera named from the
+        hand seen whole before rather than read where it lay (``PositionState.carried``) is said."""
         if read is not None and read < confidence:
             confidence = read
             observed = f"{observed} (camera read confidence {read:.2f})"
+        carried = [f"{c} at {p.name}" for p in rests_on for c in sorted(p.carried)]
+        if carried:
+            observed += (
+                f" [not read where it lay: {', '.join(carried)}, named as the one card missing from the"
+                " hand the camera saw whole before]"
+            )
         if rnd.void_reason is not None and self.check_id is not CheckId.FOREIGN_CARD:
             observed = f"{observed} [round void: {rnd.void_reason}]"
         return Finding(

@@ -86,6 +86,7 @@ class ForeignCard(Check):
                         expected=f"one {card} in the deck",
                         observed=f"{card} seen {len(names)} times: at {', '.join(names)}",
                         read=min_read(*read[card]),
+                        rests_on=[rnd.positions[n] for n in dict.fromkeys(names)],
                     )
                 )
         return out

@@ -64,6 +64,7 @@ class FoulMishandled(Check):
                         expected=f"foul hand {show(rec[0])} loses as dealt (foul policy 'loses')",
                         observed=f"the hand was re-set to {show(s)} and played",
                         read=min_read(self._read.get((rnd.number, event.position)), event.read_confidence),
+                        rests_on=[rnd.positions[event.position]],
                     )
                 ]
             return []
@@ -92,7 +93,14 @@ class FoulMishandled(Check):
             read = min_read(self._read.get((number, position)), ev.read_confidence)
             out.append(
                 self.finding(
-                    rnd, seat=ev.seat, t=ev.t, frame=ev.frame, expected=expected, observed=observed, read=read
+                    rnd,
+                    seat=ev.seat,
+                    t=ev.t,
+                    frame=ev.frame,
+                    expected=expected,
+                    observed=observed,
+                    read=read,
+                    rests_on=[rnd.positions[position]],
                 )
             )
         return out

@@ -55,6 +55,7 @@ class HouseWay(Check):
             basis = "house way"
             seat = None
             key = "dealer"
+            rests_on = rnd.dealer
             read = rnd.dealer.corroborated(read, [*event.high, *event.low])
             if expected is None:
                 return []
@@ -75,6 +76,7 @@ class HouseWay(Check):
                     break
             seat = p.seat
             key = p.name
+            rests_on = p
             if expected is None:
                 return []
         else:
@@ -91,6 +93,7 @@ class HouseWay(Check):
                 expected=f"{show(expected)} ({basis})",
                 observed=f"{who} set {show(observed)}",
                 read=read,
+                rests_on=[rests_on],
             )
         ]
 

@@ -135,6 +135,7 @@ class Settlement(Check):
                 observed=observed,
                 confidence=confidence,
                 read=read,
+                rests_on=[rnd.dealer, p],
             )
         ]
 
