@@ -60,6 +60,10 @@ class Check:
     def on_close(self, rnd: RoundState) -> list[Finding]:
         return []
 
+    def reported(self, round_number: int, key: str) -> bool:
+        """Whether ``key`` was reported in that round already (``once``), without marking it."""
+        return (round_number, key) in self._done
+
     def once(self, rnd: RoundState, key: str) -> bool:
         """True the first time ``key`` is seen in this round (then False)."""
         k = (rnd.number, key)

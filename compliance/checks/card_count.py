@@ -168,7 +168,7 @@ class CardCount(Check):
         out = []
         for p in rnd.positions.values():
             key = (rnd.number, p.name)
-            if p.max_total <= rnd.hand_size or key in self._done or p.total <= rnd.hand_size:
+            if p.max_total <= rnd.hand_size or self.reported(*key) or p.total <= rnd.hand_size:
                 continue
             # an excess of faces rests on each being another card: two reads of one card that
             # disagree are two faces of one rank (their reads cap it; module docstring). A view
@@ -243,7 +243,7 @@ class CardCount(Check):
         for (number, name), view in list(self._excess.items()):
             if number == rnd.number:
                 del self._excess[(number, name)]
-                if (number, name) not in self._done:  # the best view of a doubted excess: for review
+                if not self.reported(number, name):  # the best view of a doubted excess: for review
                     out.append(self._excess_finding(rnd, rnd.positions[name], view))
         unread = {name: n for (number, name), n in self._with_unread.items() if number == rnd.number}
         self._with_unread = {k: n for k, n in self._with_unread.items() if k[0] != rnd.number}
