@@ -27,10 +27,10 @@ display, the LCD, each bet circle and payout spot):
    zone counts as settled. A face whose index was found but not read surely enough to name it (the
    detector's ``detect_with_unread``, or a read below ``min_confidence``) is not listed among the
    zone's cards; it is counted in ``TableState.unread_faces`` (one per card: ``_unread_cards``), so
-   CARD-COUNT knows a card lies there. When such faces lie in one zone only and the position's hand
-   was seen whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify
-   display showed), they are named as the cards of that hand not read (``_carry_known_face``), at
-   those earlier reads' confidences, and listed in ``TableState.carried_faces``.
+   CARD-COUNT knows a card lies there. When it is the only such face and the position's hand was seen
+   whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify display
+   showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
+   earlier read's confidence, and listed in ``TableState.carried_faces``.
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -52,7 +52,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import BACK_CLASS, CLASSES, CardDetector, Detections, intersection_area, union_box
+from vision.detections import BACK_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import TableLayout
 from vision.sources import iter_frames
@@ -459,9 +459,9 @@ def _carry_known_face(
     lone: list[tuple[str, float]],
     known: dict[str, float] | None,
     hidden: Sequence[str] = (),
-) -> tuple[str, tuple[str, ...]] | None:
-    """Name the faces a region's read saw but could not name, from the hand the region showed whole
-    before: the zone they lie in and the cards so named, or None when it cannot be told.
+) -> tuple[str, str] | None:
+    """Name the one face a region's read saw but could not name, from the hand the region showed
+    whole before: the zone it was put in and the card, or None when it cannot be told.
 
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
     each face seen but not named; ``known``: the position's hand as last seen whole, all named (the
@@ -469,29 +469,25 @@ def _carry_known_face(
     its surest read; ``hidden``: the cards last known in the region's zones hidden now (an arm over
     the dealer's low hand; those zones are not in ``out``).
 
-    When the unnamed faces all lie in one zone, no back lies there, every face read is one of the
-    known ones, each once, and exactly as many known cards are unaccounted for as faces are unnamed,
-    those faces are those cards: the same cards, moved (the dealer setting his hand, or turning a
-    player's hand up; an index read at one moment and half covered at the next). Which of two or more
-    lies where is not known: they take the unnamed faces' places in card order. Each keeps the
-    confidence of its earlier read, doubt and all, so compliance makes a review item, not an alert, of
-    a doubtful one. Anything else (unnamed faces in two zones, a card not seen before, a back) is left
-    as read: a card swapped in during the move is not covered up when the camera reads it, and stays
-    an unread face when it does not."""
-    zones = {z for z, _ in lone}
-    if known is None or len(zones) != 1:
+    When exactly one face is unnamed, no back lies there, every face read is one of the known ones,
+    each once, and exactly one known card is not among them, the unnamed face is that card: the same
+    cards, moved (the dealer setting his hand, or turning a player's hand up; an index read at one
+    moment and half covered at the next). It keeps the confidence of its earlier read, doubt and
+    all, so compliance makes a review item, not an alert, of a doubtful one. Anything else (two
+    unnamed faces, a card not seen before, a back) is left as read: a card swapped in during the move
+    is not covered up when the camera reads it, and stays an unread face when it does not."""
+    if known is None or len(lone) != 1:
         return None
     cards = [lab for v in out.values() for _, lab, _ in v] + list(hidden)
     if BACK in cards or len(set(cards)) != len(cards) or not set(cards) <= known.keys():
         return None
     missing = known.keys() - set(cards)
-    if len(missing) != len(lone):
+    if len(missing) != 1:
         return None
-    (zone,) = zones
-    named = tuple(sorted(missing, key=lambda c: CLASSES.index(c)))
-    for (_, x), card in zip(sorted(lone, key=lambda zx: zx[1]), named, strict=True):
-        out[zone].append((x, card, known[card]))
-    return zone, named
+    (card,) = missing
+    zone, x = lone[0]
+    out[zone].append((x, card, known[card]))
+    return zone, card
 
 
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
@@ -794,10 +790,10 @@ class TablePipeline:
         out: dict[str, list[tuple[float, str, float]]],
         unnamed: list[tuple[str, float]],
         occluded: set[str],
-    ) -> tuple[str, tuple[str, ...]] | None:
+    ) -> tuple[str, str] | None:
         """Keep the region's whole hand when this read shows it face up and all named, nothing hidden;
         else name its one unnamed face from the hand kept (``_carry_known_face``), taking it off
-        ``unnamed``: the zone and cards so named, if any were. A hidden zone counts with the cards it
+        ``unnamed``: the zone and card so named, if one was. A hidden zone counts with the cards it
         last showed."""
         faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if not any(out.values()) and not occluded and not unnamed:  # the cards are gone: a new hand next
@@ -900,7 +896,7 @@ class TablePipeline:
                     out[z].append((float(img_x[i]), label, float(dets.confidence[i])))
             carried = self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
             if carried is not None:
-                self._read_carried[carried[0]] = carried[1]
+                self._read_carried[carried[0]] = (carried[1],)
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1
             for z, v in out.items():

@@ -82,8 +82,6 @@ class TableState(_Model):
     # seen and not read, and the card is the one missing from the position's hand as the camera saw it
     # whole a moment before (the dealer's hand turned up before he set it, or the hand the i-Verify
     # display showed; ``vision.pipeline._carry_known_face``). Its confidence is that earlier read's.
-    # Where a zone has two or more, which of them lies where is not known: they stand in the zone's
-    # list at the places of the faces not named, in card order.
     # Empty: every face listed was read where it lies (ground truth, older records).
     carried_faces: dict[str, list[str]] = Field(default_factory=dict)
 
