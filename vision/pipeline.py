@@ -801,8 +801,11 @@ class TablePipeline:
             return None
         if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
             return None
-        if not unnamed and not occluded and len(faces) == self._hand_size == sum(map(len, out.values())):
-            self._keep_hand(region, faces, list(faces))
+        if (
+            not unnamed
+            and not occluded
+            and self._keep_hand(region, faces, [lab for v in out.values() for _, lab, _ in v])
+        ):
             return None
         seen = {z: v for z, v in out.items() if z not in occluded}
         last = [self.tracker.value(z) for z in sorted(occluded)]
@@ -949,20 +952,24 @@ class TablePipeline:
         same hand. The dealer then sets the cards face down and turns them up later, when one of them
         may be read only in part."""
         region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
-        if region is None or len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
+        if region is None:
             return
         self._keep_hand(
             region, dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)), cards
         )
 
-    def _keep_hand(self, region: str, conf: dict[str, float], cards: Sequence[str]) -> None:
-        """Keep ``cards`` as the region's hand seen whole (read at ``conf``); the same hand again keeps
-        each card at its surest read."""
+    def _keep_hand(self, region: str, conf: dict[str, float], cards: Sequence[str]) -> bool:
+        """Keep ``cards`` as the region's hand seen whole (read at ``conf``) when they are one: a hand's
+        number of faces, each once, no back. The same hand again keeps each card at its surest read.
+        Whether they were kept."""
+        if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
+            return False
         before = self._known_hand.get(region, {})
         hand = {c: conf[c] for c in cards}
         if before.keys() == hand.keys():
             hand = {c: max(p, before[c]) for c, p in hand.items()}
         self._known_hand[region] = hand
+        return True
 
 
 def watch(
