@@ -333,8 +333,15 @@ def _card_homography(
     return t1 @ rs @ t0
 
 
-def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) -> list[_Placed]:
-    """Where the cards go: a list of placements (bottom first), card ids still to be drawn."""
+def _layout(
+    rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int, angle: float | None = None
+) -> list[_Placed]:
+    """Where the cards go: a list of placements (bottom first), card ids still to be drawn. With
+    ``angle`` (radians) every group of cards and every loose card is turned by it, not a random turn."""
+
+    def turn() -> float:
+        return _angle(rng) if angle is None else angle
+
     mode = rng.choice(["spread", "spread", "spread", "row", "pile", "loose", "mixed"])
     placed: list[_Placed] = []
     # card width: from a small card in a wide view up to a zone crop that one card nearly fills
@@ -345,7 +352,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
             k = int(rng.integers(2, 8))
             gcw = cw * rng.uniform(0.8, 1.1)
             step = gcw * rng.uniform(0.15, 0.27)
-            ang = _angle(rng)
+            ang = turn()
             back = rng.random() < 0.2
             cx0 = rng.uniform(0.2, 0.8) * w
             cy0 = rng.uniform(0.2, 0.8) * h
@@ -361,6 +368,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
                 )
     elif mode == "row":  # like the i-Verify display: 5 then 2, not overlapping
         ang = rng.normal(0, 0.08) + (math.pi if rng.random() < 0.1 else 0.0)
+        ang = ang if angle is None else angle
         gap = cw * rng.uniform(1.02, 1.2)
         n1, n2 = 5, int(rng.integers(1, 3))
         cwr = min(cw, 0.9 * w / (n1 + n2 + 1) / 1.05)
@@ -373,7 +381,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
     elif mode == "pile":
         k = int(rng.integers(2, 8))
         cx0, cy0 = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
-        ang = _angle(rng)
+        ang = turn()
         spread = rng.uniform(0.02, 0.3) * cw
         for _ in range(k):
             x, y = cx0 + rng.normal(0, spread), cy0 + rng.normal(0, spread)
@@ -383,7 +391,7 @@ def _layout(rng: np.random.Generator, w: int, h: int, art_w: int, art_h: int) ->
     else:  # loose cards
         for _ in range(int(rng.integers(1, 5))):
             x, y = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
-            a = _angle(rng)
+            a = turn()
             card = _BACK if rng.random() < 0.25 else -1
             placed.append(
                 _Placed(card, _card_homography(rng, cw * rng.uniform(0.7, 1.1), art_w, art_h, x, y, a))
@@ -436,12 +444,18 @@ def _occluder(rng: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, np.
 
 
 def render_scene(
-    rng: np.random.Generator, deck: str, width: int, height: int, bg_decks: Sequence[str]
+    rng: np.random.Generator,
+    deck: str,
+    width: int,
+    height: int,
+    bg_decks: Sequence[str],
+    angle: float | None = None,
 ) -> tuple[np.ndarray, Scene]:
-    """One labelled scene (BGR uint8 image, its labels) from ``deck``."""
+    """One labelled scene (BGR uint8 image, its labels) from ``deck``; with ``angle`` (radians) its
+    cards turned by that much (``benchmarks/photo_stills.py``), else mostly upright or upside down."""
     art: CardArt = load_deck(deck, _ART_WIDTH)
     art_w, art_h = art.size
-    placed = _layout(rng, width, height, art_w, art_h)
+    placed = _layout(rng, width, height, art_w, art_h, angle)
     # a deck's cards are unique in a scene (52 faces + Joker; no Joker from a deck without one)
     faces = rng.permutation(53 if art.has_joker else 52)
     fi = 0

@@ -163,6 +163,65 @@ def pyramid_scales(
 _CARD_SPAN = (4.0, 5.5)
 
 
+# A still read turned (``OnnxCardDetector.rotations``): stage 1 was trained on cards near upright
+# or upside down, so in each turned read only index boxes standing upright (height >= this x width)
+# and reads as sure as the camera pipeline keeps (``PipelineConfig.min_confidence``, 0.4) count: a
+# card 20-45 degrees off a turn is misread there. The turned reads' finds are then pooled,
+# overlapping ones (IoU >= _TURN_NMS, any class) keeping the surest (benchmarks/photo_stills.py;
+# MODEL_CARD.md "Stills at any angle").
+_TURN_UPRIGHT = 1.5
+_TURN_FLOOR = 0.4
+_TURN_NMS = 0.3
+
+
+def _pooled(found: Detections) -> Detections:
+    """The turned reads' finds, surest first, each kept unless it overlaps one kept (IoU >=
+    ``_TURN_NMS``, any class) or, of the same card, lies mostly on it (half its box: one card's
+    corner read in one turn, the whole card in another)."""
+    keep: list[int] = []
+    for i in np.argsort(-found.confidence, kind="stable"):
+        a = found.xyxy[i]
+        for k in keep:
+            b = found.xyxy[k]
+            iw = min(a[2], b[2]) - max(a[0], b[0])
+            ih = min(a[3], b[3]) - max(a[1], b[1])
+            inter = max(0.0, float(iw)) * max(0.0, float(ih))
+            area_a = float((a[2] - a[0]) * (a[3] - a[1]))
+            area_b = float((b[2] - b[0]) * (b[3] - b[1]))
+            if inter >= _TURN_NMS * (area_a + area_b - inter) or (
+                found.class_id[i] == found.class_id[k] and inter >= 0.5 * min(area_a, area_b)
+            ):
+                break
+        else:
+            keep.append(int(i))
+    return found[np.sort(np.asarray(keep, np.int64))]
+
+
+def turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` turned by ``degrees`` (counter-clockwise) on a canvas that holds all of it, its
+    border repeated; and the 2x3 affine taking the turned image's pixels back to the original's."""
+    import cv2
+
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = round(h * s + w * c), round(h * c + w * s)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    out = cv2.warpAffine(image, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out), np.asarray(cv2.invertAffineTransform(m), np.float64)
+
+
+def boxes_through(xyxy: np.ndarray, affine: np.ndarray) -> np.ndarray:
+    """The axis-aligned bounds of boxes (N x 4) carried through a 2x3 affine map."""
+    if not len(xyxy):
+        return np.zeros((0, 4), np.float32)
+    x0, y0, x1, y1 = np.asarray(xyxy, np.float64).T
+    corners = np.stack([np.stack(p, 1) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], 1)
+    q = corners @ affine[:, :2].T + affine[:, 2]
+    return np.concatenate([q.min(1), q.max(1)], 1).astype(np.float32)
+
+
 def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
     """One detection per card: index detections of the same card class whose centres lie within
     ``merge_distance`` x the index size of each other are joined (union box, best confidence), two
@@ -347,6 +406,7 @@ class OnnxCardDetector:
         tile: bool = False,
         turned_views: bool = True,
         scales: Sequence[float] | None = None,
+        rotations: Sequence[float] | None = None,
         regrow_short: bool = True,
         second_look: float = 0.0,
         narrow_look: float = 0.6,
@@ -383,6 +443,7 @@ class OnnxCardDetector:
         if scales is not None and (not len(scales) or min(scales) <= 0):
             raise ValueError(f"scales must be positive, but got {list(scales)}")
         self.scales = tuple(scales) if scales is not None else None
+        self.rotations = tuple(float(r) for r in rotations) if rotations else None
 
     def detect_raw(self, image: np.ndarray) -> Detections:
         """Every index and back found, before the two indices of a card are merged.
@@ -390,8 +451,38 @@ class OnnxCardDetector:
         With ``scales`` (an image pyramid, for stills whose card size is unknown) the image is read
         at each scale and the scale whose finds carry the most confidence in all is kept: a scale
         far from the trained card size finds fewer cards, and reads them with less confidence.
-        (Pooling every scale's finds instead let each wrong scale add its misreads.)"""
+        (Pooling every scale's finds instead let each wrong scale add its misreads.)
+
+        With ``rotations`` (degrees, for stills whose cards may lie at any angle) the image is also
+        read turned by each: stage 1 boxes indices standing near upright or upside down only. A
+        turned read keeps its backs and the index reads standing upright in it (``_TURN_UPRIGHT``)
+        at ``_TURN_FLOOR`` or more, carried back to the image; the reads are pooled, overlapping
+        finds keeping the surest."""
         _check_image(image)
+        if not self.rotations:
+            return self._detect_scaled(image)
+        return self._read_turned(image, merge=False)
+
+    def _read_turned(self, image: np.ndarray, *, merge: bool) -> Detections:
+        """The image read turned by each of ``rotations``, pooled (``detect_raw``); with ``merge``
+        a card's indices are joined in each turned read, where they stand upright (a deck with an
+        index in all four corners spans more than a card's size once carried back at an angle)."""
+        reads = []
+        for deg in self.rotations or (0.0,):
+            shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
+            found = self._detect_scaled(shown)
+            w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
+            upright = (found.class_id == BACK_CLASS) | (h >= _TURN_UPRIGHT * w)
+            found = found[upright & (found.confidence >= _TURN_FLOOR)]
+            if merge:
+                found = merge_index_corners(found, self.merge_distance)
+            xyxy = boxes_through(found.xyxy, back)
+            np.clip(xyxy, 0, [image.shape[1], image.shape[0]] * 2, out=xyxy)  # the turned canvas is larger
+            reads.append(Detections(xyxy, found.class_id, found.confidence))
+        return _pooled(Detections.merge(reads))
+
+    def _detect_scaled(self, image: np.ndarray) -> Detections:
+        """``image`` read at ``upscale``, or at each of ``scales`` keeping the surest scale."""
         if self.scales is None:
             return self._detect_at(image, self.upscale)[0]
         found = [self._detect_at(image, s)[0] for s in self.scales]
@@ -402,7 +493,7 @@ class OnnxCardDetector:
         boxed an index (score >= ``_UNREAD_MIN_BOX``), and the classifier's surest class is a face, but
         below ``cls_conf``. A card lies there, of a face not known (``TableState.unread_faces``). None
         with ``scales`` (stills: no such count is wanted)."""
-        if self.scales is not None:
+        if self.scales is not None or self.rotations:
             return self.detect(image), np.zeros((0, 4), np.float32)
         _check_image(image)
         found, unread = self._detect_at(image, self.upscale)
@@ -552,7 +643,13 @@ class OnnxCardDetector:
         return probs
 
     def detect(self, image: np.ndarray) -> Detections:
-        return merge_index_corners(self.detect_raw(image), self.merge_distance)
+        """One detection per card (``detect_raw``, a card's indices merged)."""
+        if self.rotations:
+            _check_image(image)
+            found = self._read_turned(image, merge=True)
+        else:
+            found = self.detect_raw(image)
+        return merge_index_corners(found, self.merge_distance)
 
 
 def _meta_imgsz(session: Any) -> int:
