@@ -314,3 +314,30 @@ def test_an_index_boxed_surely_but_read_below_the_floor_comes_back_as_unread() -
     # read as a face below cls_conf, boxed surely: a card there, its face unknown; "not an index" and a
     # box stage 1 doubts are nothing
     assert unread.tolist() == [[40, 10, 52, 40]]
+
+
+def test_turned_reads_pool_one_find_per_card() -> None:
+    """``_pooled`` (a still read turned): finds surest first; one overlapping a kept find (IoU >= 0.3,
+    any class) goes, and so does one of the same card lying half on a kept one (its corner read in
+    one turn, the whole card in another); another card's index on a kept card's box stays (a spread
+    hand), and so does the same card elsewhere."""
+    from vision.detector import _pooled
+
+    ks, kh, qs = (parse_card(c).code for c in ("Ks", "Kh", "Qs"))
+    found = Detections(
+        np.array(
+            [
+                [0, 0, 60, 90],  # Ks, the whole card (its corners merged in one turn): kept
+                [2, 2, 12, 30],  # Ks, one corner read in another turn, on the card: dropped
+                [1, 1, 61, 91],  # Kh over the same place (a misread in a third turn): dropped, IoU
+                [40, 5, 50, 33],  # Qs, an index lying on the Ks's box: another card, kept
+                [200, 0, 210, 28],  # Ks far away: kept
+            ],
+            np.float32,
+        ),
+        np.array([ks, ks, kh, qs, ks]),
+        np.array([0.95, 0.9, 0.5, 0.8, 0.6], np.float32),
+    )
+    kept = _pooled(found)
+    assert kept.xyxy.tolist() == [[0, 0, 60, 90], [40, 5, 50, 33], [200, 0, 210, 28]]
+    assert kept.class_id.tolist() == [ks, qs, ks]
