@@ -132,6 +132,8 @@ def test_detect_command_prints_json_per_image_and_fails_on_unreadable(tmp_path: 
     res = CliRunner().invoke(app, ["detect", str(bad)])
     assert res.exit_code == 1
     assert "not_an_image.png" in res.output
+    res = CliRunner().invoke(app, ["detect", str(good), "--rotations", "sideways"])
+    assert res.exit_code == 2 and "--rotations" in res.output and "sideways" in res.output
 
 
 def test_image_pyramid_reads_cards_far_from_the_trained_size() -> None:
