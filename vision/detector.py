@@ -178,21 +178,14 @@ def _pooled(found: Detections) -> Detections:
     """The turned reads' finds, surest first, each kept unless it overlaps one kept (IoU >=
     ``_TURN_NMS``, any class) or, of the same card, lies mostly on it (half its box: one card's
     corner read in one turn, the whole card in another)."""
+    area = (found.xyxy[:, 2] - found.xyxy[:, 0]) * (found.xyxy[:, 3] - found.xyxy[:, 1])
     keep: list[int] = []
     for i in np.argsort(-found.confidence, kind="stable"):
-        a = found.xyxy[i]
-        for k in keep:
-            b = found.xyxy[k]
-            iw = min(a[2], b[2]) - max(a[0], b[0])
-            ih = min(a[3], b[3]) - max(a[1], b[1])
-            inter = max(0.0, float(iw)) * max(0.0, float(ih))
-            area_a = float((a[2] - a[0]) * (a[3] - a[1]))
-            area_b = float((b[2] - b[0]) * (b[3] - b[1]))
-            if inter >= _TURN_NMS * (area_a + area_b - inter) or (
-                found.class_id[i] == found.class_id[k] and inter >= 0.5 * min(area_a, area_b)
-            ):
-                break
-        else:
+        k = np.asarray(keep, np.int64)
+        inter = intersection_area(found.xyxy[i], found.xyxy[k])
+        overlaps = inter >= _TURN_NMS * (area[i] + area[k] - inter)
+        same_card = (found.class_id[k] == found.class_id[i]) & (inter >= 0.5 * np.minimum(area[i], area[k]))
+        if not (overlaps | same_card).any():
             keep.append(int(i))
     return found[np.sort(np.asarray(keep, np.int64))]
 
@@ -461,14 +454,14 @@ class OnnxCardDetector:
         _check_image(image)
         if not self.rotations:
             return self._detect_scaled(image)
-        return self._read_turned(image, merge=False)
+        return self._read_turned(image, self.rotations, merge=False)
 
-    def _read_turned(self, image: np.ndarray, *, merge: bool) -> Detections:
+    def _read_turned(self, image: np.ndarray, rotations: Sequence[float], *, merge: bool) -> Detections:
         """The image read turned by each of ``rotations``, pooled (``detect_raw``); with ``merge``
         a card's indices are joined in each turned read, where they stand upright (a deck with an
         index in all four corners spans more than a card's size once carried back at an angle)."""
         reads = []
-        for deg in self.rotations or (0.0,):
+        for deg in rotations:
             shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
             found = self._detect_scaled(shown)
             w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
@@ -646,7 +639,7 @@ class OnnxCardDetector:
         """One detection per card (``detect_raw``, a card's indices merged)."""
         if self.rotations:
             _check_image(image)
-            found = self._read_turned(image, merge=True)
+            found = self._read_turned(image, self.rotations, merge=True)
         else:
             found = self.detect_raw(image)
         return merge_index_corners(found, self.merge_distance)
