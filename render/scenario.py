@@ -141,6 +141,8 @@ def random_scenario(
             if check is CheckId.IVERIFY_SEAT_EARLY and not iv:
                 cand = [s for s in active if s not in fouls]
                 iv = [int(rng.choice(cand))]
+            if check is CheckId.CARD_COUNT and all(s in iv or s in fouls for s in active):
+                fouls = []  # the extra card goes to a seat that sets its own legal hand: leave one such
             violations.append(Violation(check=check))
         specs.append(
             RoundSpec(

@@ -213,6 +213,23 @@ def test_random_scenarios_with_violations_play_and_report_them(game: str, seed: 
         assert rec.t_end is not None and rec.t_start < rec.t_end
 
 
+def test_random_card_count_round_leaves_a_seat_to_deal_the_extra_card_to() -> None:
+    """Seed 179675048 draws two active seats, one set by i-Verify and the other fouling, then
+    CARD-COUNT: no seat set its own legal hand to take the extra card, and the director refused the
+    round (export-table-training crashed on it). The foul is dropped instead; the round plays."""
+    sc = random_scenario("six-card", 179675048, rounds=1)
+    spec = sc.rounds[0]
+    assert [v.check for v in spec.violations] == [CheckId.CARD_COUNT]
+    assert [s for s in spec.active_seats if s not in spec.iverify_seats and s not in spec.fouls]
+    _, director = plan_clip(sc, 5)
+    assert CheckId.CARD_COUNT in {f.check_id for f in director.rounds[0].findings}
+    # every random round with CARD-COUNT has such a seat
+    for seed in range(3000):
+        for r in random_scenario("seven-card", seed, rounds=2, violation_rate=1.0).rounds:
+            if any(v.check is CheckId.CARD_COUNT for v in r.violations):
+                assert any(s not in r.iverify_seats and s not in r.fouls for s in r.active_seats), seed
+
+
 def test_towel_over_iverify_hides_its_cards_in_boxes_and_state() -> None:
     """IVERIFY-NOT-VISIBLE: the display's card images are boxed but not visible; the state says so."""
     sc = _small(iverify_seats=[3], violations=[Violation(check=CheckId.IVERIFY_NOT_VISIBLE)])
