@@ -39,8 +39,9 @@ def main() -> int:
     ap.add_argument("--models", type=Path, default=None, help="folder with the detector (default: models/)")
     ap.add_argument(
         "--rotations",
-        default="0,45,90,135,180,225,270,315",
-        help="degrees each still is also read turned by, as `detect --rotations` ('0': only as it lies)",
+        default="auto",
+        help="degrees each still is also read turned by, as `detect --rotations` ('auto': every 45; "
+        "'0': only as it lies)",
     )
     ap.add_argument("--save", type=Path, default=None, help="also write each still here (jpg)")
     args = ap.parse_args()
@@ -49,12 +50,14 @@ def main() -> int:
 
     from render.artwork import HELD_OUT_DECKS
     from render.training import render_scene
-    from vision.detector import load_detector, pyramid_scales
+    from vision.detector import STILL_ROTATIONS, load_detector, pyramid_scales
     from vision.training import _match_image
 
     decks = args.decks.split(",") if args.decks else list(HELD_OUT_DECKS)
     angles = [float(a) for a in args.angles.split(",")]
-    rotations = [float(r) for r in args.rotations.split(",")]
+    rotations = (
+        list(STILL_ROTATIONS) if args.rotations == "auto" else [float(r) for r in args.rotations.split(",")]
+    )
     det = load_detector(args.models, tile=True, rotations=rotations if rotations != [0.0] else None)
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)

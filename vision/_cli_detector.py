@@ -89,13 +89,12 @@ def detect(
         raise typer.Exit(1)
 
 
-_AUTO_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
-
-
 def _rotations(text: str) -> tuple[float, ...] | None:
     """``detect --rotations``: None (read only as the image lies) for '0'."""
     if text == "auto":
-        return _AUTO_ROTATIONS
+        from vision.detector import STILL_ROTATIONS
+
+        return STILL_ROTATIONS
     try:
         turns = tuple(float(v) for v in text.split(","))
     except ValueError:

@@ -28,6 +28,7 @@ from vision.detections import BACK_CLASS, Detections, intersection_area, union_b
 
 __all__ = [
     "DEFAULT_MODELS_DIR",
+    "STILL_ROTATIONS",
     "DetectorFiles",
     "OnnxCardDetector",
     "decode_yolo",
@@ -169,6 +170,8 @@ _CARD_SPAN = (4.0, 5.5)
 # card 20-45 degrees off a turn is misread there. The turned reads' finds are then pooled,
 # overlapping ones (IoU >= _TURN_NMS, any class) keeping the surest (benchmarks/photo_stills.py;
 # MODEL_CARD.md "Stills at any angle").
+# the turns a still is read at when its cards may lie at any angle (``detect --rotations auto``)
+STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
