@@ -157,7 +157,7 @@ def _jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(out)
 
 
-_Job = tuple[Path, str, int, int, int, int, tuple[int, int] | None, tuple[str, ...], float]
+_Job = tuple[Path, str, int, int, int, int, tuple[int, int] | None, tuple[str, ...], float, bool]
 
 
 def _clip_job(args: _Job) -> ZoneExportSummary:
@@ -165,7 +165,7 @@ def _clip_job(args: _Job) -> ZoneExportSummary:
     from vision.pipeline import PipelineConfig, iverify_zoom
     from vision.zones import build_regions
 
-    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size, val_decks, synthetic_jokers = args
+    out, split, seed, clip, frames_per_clip, empty_keep_pct, image_size, val_decks, synth_jokers, zones = args
     rng = np.random.default_rng([seed, clip, 7])
     decks = train_decks() if split == "train" else list(val_decks)
     deck = decks[int(rng.integers(len(decks)))]
@@ -179,7 +179,7 @@ def _clip_job(args: _Job) -> ZoneExportSummary:
     layout, director = plan_clip(scenario, cseed, image_size)
     art = load_deck(deck, _ART_SOURCE_WIDTH)
     joker_box: _Box | None = None
-    if split == "train" and synthetic_jokers > 0 and art.has_joker and rng.random() < synthetic_jokers:
+    if split == "train" and synth_jokers > 0 and art.has_joker and rng.random() < synth_jokers:
         from render.synth_index import index_fonts
         from render.synth_joker import with_synthetic_joker
 
@@ -271,7 +271,7 @@ def _clip_job(args: _Job) -> ZoneExportSummary:
                             kind="back", card=53, xyxy=clipped, visible=vis, card_id=0, card_xyxy=clipped
                         )
                     )
-            if split == "val":  # whole crops with their cards, for eval-detector (the pipeline's own view)
+            if split == "val" or zones:  # whole crops with their cards (eval-detector; the body model)
                 cv2.imwrite(
                     str(out / "zones" / f"{stem0}_{k:04d}_{r.name}.jpg"),
                     shown,
@@ -380,13 +380,17 @@ def export_zone_training(
     image_size: tuple[int, int] | None = None,
     val_decks: Sequence[str] = VALIDATION_DECKS,
     synthetic_jokers: float = 0.0,
+    train_zones: bool = False,
 ) -> dict[str, ZoneExportSummary]:
     """Render ``clips`` training and ``val_clips`` held-out-deck rounds into ``out`` (see module doc).
 
     ``val_decks``: the held-out decks the ``val`` rounds are drawn from (each one of
     ``HELD_OUT_DECKS``, never a training deck); the default keeps the files of earlier exports.
     ``synthetic_jokers``: the share of training rounds whose deck's Joker is replaced by a
-    ``render.synth_joker`` face (0, the default, draws exactly what earlier exports drew)."""
+    ``render.synth_joker`` face (0, the default, draws exactly what earlier exports drew).
+    ``train_zones``: also write the training rounds' whole zone crops and their cards to ``zones/``
+    (``train_*``), as the held-out rounds' always are: the card body model trains on them
+    (``vision.body_classifier``)."""
     if not 0.0 <= synthetic_jokers <= 1.0:
         raise ValueError(f"synthetic_jokers must be within 0..1, but got {synthetic_jokers}")
     val = _check_val_decks(val_decks)
@@ -396,14 +400,9 @@ def export_zone_training(
             (out / "det" / sub / split).mkdir(parents=True, exist_ok=True)
         for name in CLS_CLASS_NAMES:
             (out / "cls" / split / name).mkdir(parents=True, exist_ok=True)
-    jobs: list[_Job] = [
-        (out, "train", seed, i, frames_per_clip, empty_keep_pct, image_size, val, synthetic_jokers)
-        for i in range(clips)
-    ]
-    jobs += [
-        (out, "val", seed, 100_000 + i, frames_per_clip, empty_keep_pct, image_size, val, 0.0)
-        for i in range(val_clips)
-    ]
+    common = (frames_per_clip, empty_keep_pct, image_size, val)
+    jobs: list[_Job] = [(out, "train", seed, i, *common, synthetic_jokers, train_zones) for i in range(clips)]
+    jobs += [(out, "val", seed, 100_000 + i, *common, 0.0, True) for i in range(val_clips)]
     totals = {"train": ZoneExportSummary(), "val": ZoneExportSummary()}
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for job, s in zip(jobs, pool.map(_clip_job, jobs), strict=True):
@@ -422,6 +421,7 @@ def export_zone_training(
         "train_decks": train_decks(),
         "val_decks": list(val),
         "synthetic_jokers": synthetic_jokers,
+        "train_zones": train_zones,
         **{k: vars(v) for k, v in totals.items()},
     }
     (out / "export.json").write_text(json.dumps(summary, indent=2))
@@ -443,6 +443,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--synthetic-jokers", type=float, default=0.0, help="share of training rounds with a synthetic Joker"
     )
+    ap.add_argument("--train-zones", action="store_true", help="also write the training rounds' zone crops")
     a = ap.parse_args(argv)
     try:
         val = parse_val_decks(a.val_decks)
@@ -458,6 +459,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         image_size=tuple(a.image_size) if a.image_size else None,
         val_decks=val,
         synthetic_jokers=a.synthetic_jokers,
+        train_zones=a.train_zones,
     )
     for split, t in totals.items():
         print(split, vars(t))

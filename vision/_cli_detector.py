@@ -216,6 +216,10 @@ def export_table_training(
             help="share of training rounds whose Joker is a synthetic face (render/synth_joker.py)",
         ),
     ] = 0.0,
+    train_zones: Annotated[
+        bool,
+        typer.Option(help="also write the training rounds' whole zone crops (the card body model's data)"),
+    ] = False,
 ) -> None:
     """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
     from render.zone_data import export_zone_training, parse_val_decks
@@ -225,7 +229,15 @@ def export_table_training(
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--val-decks") from None
     totals = export_zone_training(
-        out, clips, val_clips, seed, frames, workers, val_decks=val, synthetic_jokers=synthetic_jokers
+        out,
+        clips,
+        val_clips,
+        seed,
+        frames,
+        workers,
+        val_decks=val,
+        synthetic_jokers=synthetic_jokers,
+        train_zones=train_zones,
     )
     for split, t in totals.items():
         typer.echo(f"{split}: {vars(t)}")
