@@ -39,6 +39,7 @@ def main() -> int:
     from render.training import Scene
     from vision.detections import BACK_CLASS, Detections
     from vision.detector import OnnxCardDetector, load_detector
+    from vision.pipeline import CARD_PX_PER_MM
     from vision.training import _match_image
 
     zones = sorted((args.data / "zones").glob("*.jpg"))
@@ -52,11 +53,16 @@ def main() -> int:
     read = OnnxCardDetector._read_indices
 
     def keep_scores(
-        self: OnnxCardDetector, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
+        self: OnnxCardDetector,
+        image: np.ndarray,
+        xyxy: np.ndarray,
+        cls: np.ndarray,
+        score: np.ndarray,
+        body_px_per_mm: float | None = None,
     ) -> tuple[Detections, np.ndarray]:
         scores.clear()
         scores.update({tuple(np.round(b, 2).tolist()): float(s) for b, s in zip(xyxy, score, strict=True)})
-        return read(self, image, xyxy, cls, score)
+        return read(self, image, xyxy, cls, score, body_px_per_mm)
 
     OnnxCardDetector._read_indices = keep_scores  # type: ignore[method-assign]
     rows: list[tuple[float, float, bool]] = []
@@ -66,7 +72,9 @@ def main() -> int:
         if img is None:
             print(f"{p}: not a readable image", file=sys.stderr)
             return 2
-        raw = det.detect_raw(img)
+        # a card region's zone is read as the pipeline reads it, the card bodies under doubtful indices
+        # too; the i-Verify panel's are not
+        raw = det.detect_raw(img, None if p.stem.endswith("_iverify") else CARD_PX_PER_MM)
         for i in range(len(raw)):
             if raw.class_id[i] == BACK_CLASS:
                 continue

@@ -206,6 +206,7 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.7, 0.3, 0.0
     det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look = None, 0.0
     seen: list[tuple[float, int]] = []
 
     def probs(image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN) -> np.ndarray:
@@ -243,6 +244,7 @@ def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_lef
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
     det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look = None, 0.0
     seen: list[tuple[float, int]] = []
     usual = {  # box x -> the usual cut's read: (class, p) pairs
         10: [(0, 0.95)],  # an ordinary font: sure of card 0, never read again
@@ -281,6 +283,73 @@ def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_lef
     assert off_unread.size == 0  # box 40 is "not an index" (p 0.55) to the usual cut alone
 
 
+def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_is_known() -> None:
+    """The body look (vision.card_body): a doubtful read is weighed by the rank the card's body shows;
+    it settles a read the index's two cuts contest for the narrow cut; a sure read, a body showing
+    nothing, or a call without the card's scale (a still) leave the index read as it was."""
+    from vision.card_body import NO_BODY
+    from vision.detector import _CROP_MARGIN, _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look = 0.7
+    five_c, jack_c, three_c = 3 * 4 + 3, 9 * 4 + 3, 1 * 4 + 3  # card codes: rank * 4 + suit
+    usual = {
+        10: [(0, 0.95)],  # sure: never weighed
+        40: [(jack_c, 0.28), (five_c, 0.22), (jack_c + 4, 0.2), (jack_c + 8, 0.15)],  # bellot's 5: J, Q, K
+        70: [(jack_c, 0.45), (three_c, 0.3)],  # J by the usual cut, 3 by the narrow one: contested
+        100: [(jack_c, 0.28), (five_c, 0.22), (jack_c + 4, 0.2), (jack_c + 8, 0.15)],  # as 40, no body
+    }
+    narrowed = {
+        40: [(jack_c, 0.35), (five_c, 0.3), (jack_c + 4, 0.2)],  # the two cuts' average names it J
+        70: [(three_c, 0.8)],
+        100: [(jack_c, 0.35), (five_c, 0.3), (jack_c + 4, 0.2)],
+    }
+    body_rank = {40: 3 * 4, 70: 1 * 4, 100: NO_BODY}  # the body's read (its suit guess is not used)
+
+    def probs(
+        image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN, narrow: float = 1.0
+    ) -> np.ndarray:
+        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
+        for i, b in enumerate(boxes):
+            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
+                p[i, k] = v
+            p[i, _NOT_INDEX] = 1 - p[i].sum()
+        return p
+
+    looked: list[list[int]] = []
+
+    class FakeBody:
+        def probs(
+            self, image: np.ndarray, boxes: list[np.ndarray], all_boxes: np.ndarray, px_per_mm: float
+        ) -> np.ndarray:
+            assert px_per_mm == 1.6 and len(all_boxes) == 4
+            looked.append([int(b[0]) for b in boxes])
+            q = np.full((len(boxes), NO_BODY + 1), 0.002, np.float32)
+            for i, b in enumerate(boxes):
+                q[i, body_rank[int(b[0])]] = 0.9
+            return q / q.sum(1, keepdims=True)
+
+    det._class_probs = probs  # type: ignore[method-assign]
+    det._body = FakeBody()  # type: ignore[assignment]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
+    image = np.zeros((60, 140, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    assert looked == [[40, 70, 100]]  # the doubtful ones only
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {10: 0, 40: five_c, 70: three_c, 100: jack_c}
+    conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
+    assert conf[40] > 0.9 * 0.8  # the body made the 5 sure
+    assert conf[100] == pytest.approx(0.9 * (0.28 + 0.35) / 2, rel=1e-4)  # nothing seen: the index's read
+    assert unread.size == 0
+    looked.clear()
+    still, still_unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    assert looked == []  # no card scale given: no body look
+    got = dict(zip(still.xyxy[:, 0].astype(int).tolist(), still.class_id.tolist(), strict=True))
+    assert got == {10: 0, 40: jack_c, 100: jack_c} and still_unread[:, 0].tolist() == [70]
+
+
 def test_a_narrowed_crop_keeps_the_middle_across_the_index() -> None:
     from vision.detector import _narrowed
 
@@ -297,6 +366,7 @@ def test_an_index_boxed_surely_but_read_below_the_floor_comes_back_as_unread() -
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
     det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look = None, 0.0
 
     def probs(image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN) -> np.ndarray:
         p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)

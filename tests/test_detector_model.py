@@ -202,3 +202,37 @@ def test_pyramid_scales_span_the_image() -> None:
     assert pyramid_scales(1500, 1000, 256) == [1 / 8, 1 / 4, 1 / 2, 1.0, 2.0]
     with pytest.raises(ValueError, match="positive"):
         pyramid_scales(0, 0, 256)
+
+
+def test_shipped_detector_reads_card_bodies_and_they_name_bellot_pip_cards_its_index_font_hides() -> None:
+    """s01 (bellot, a held-out deck) at 27.12 s: seat 2's high hand lies spread face up. Its 5c's
+    condensed index reads J (p 0.39) and 5 (0.23); the narrow cut reads 5, so the two cuts contest
+    it and it went unnamed. The body look sees the strip of pips the spread leaves (two in the left
+    column: a 4 or a 5) and names it. Nothing read is a card not in the hand."""
+    from vision.layout import load_layout
+    from vision.pipeline import PipelineConfig
+    from vision.zones import build_regions
+
+    files = DetectorFiles.in_dir(DEFAULT_MODELS_DIR)
+    assert files.body is not None and files.body.stat().st_size > 100_000
+    det = load_detector(tile=True)
+    assert det.reads_card_bodies
+    root = Path(__file__).resolve().parent.parent / "sample_footage"
+    layout = load_layout(root / "render-7card.layout.yaml")
+    cap = cv2.VideoCapture(str(root / "s01-seven-compliant.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, round(27.12 * 25))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    cfg = PipelineConfig()  # the camera pipeline's own crops
+    regions = build_regions(
+        layout, margin_mm=cfg.crop_margin_mm, px_per_mm=cfg.px_per_mm, card_px_per_mm=cfg.card_px_per_mm
+    )
+    region = next(r for r in regions if r.name == "seat2")
+    crop = region.rectify(frame)
+    hand = {"4s", "3c", "5c", "9d", "9h", "Kh", "Th"}  # truth.json: seat 2 after the dealer re-set it
+    plain = set(det.detect_with_unread(crop)[0].labels) - {"BACK"}
+    looked = set(det.detect_with_unread(crop, card_px_per_mm=region.px_per_mm)[0].labels) - {"BACK"}
+    assert "5c" not in plain and "5c" in looked
+    assert looked <= hand and plain <= hand
+    assert len(looked) > len(plain)

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.card_body import BodyReader, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
@@ -50,16 +51,21 @@ _SECOND_LOOK_MARGINS = (1.1, 1.45)  # a doubtful index is read again cut tighter
 _NARROW_VIEW = 0.7
 # an index box not read counts as a card seen (detect_with_unread) only when stage 1 is this sure of it
 _UNREAD_MIN_BOX = 0.6
+# an index read less surely than this is also read by its card body (``body_look``)
+_BODY_LOOK = 0.7
 
 
 @dataclass(frozen=True)
 class DetectorFiles:
     det: Path
     cls: Path
+    body: Path | None = None  # the card body model (vision.card_body), where there is one
 
     @classmethod
     def in_dir(cls, models_dir: Path) -> DetectorFiles:
-        return cls(models_dir / "card_det.onnx", models_dir / "card_cls.onnx")
+        body = models_dir / "card_body.onnx"
+        det, cls_ = models_dir / "card_det.onnx", models_dir / "card_cls.onnx"
+        return cls(det, cls_, body if body.is_file() else None)
 
     def check(self) -> None:
         for p in (self.det, self.cls):
@@ -379,6 +385,10 @@ class OnnxCardDetector:
     (``paigow-monitor eval-detector --data D5 --limit 1200 --second-look 0.7``), faces P 0.950 ->
     0.959, R 0.976 -> 0.980 at ~1 % more time; but the sample footage's card recall 0.964 -> 0.961
     (bellot's pip cards, doubtful at every cut, averaged under the pipeline's 0.4 floor).
+    ``body_look``: an index whose surest class (after the narrow look) is below this is also read by
+    the card body below it (``vision.card_body``: the pips or picture a spread leaves in view), where
+    the caller gives the card's scale (``card_px_per_mm``: the camera pipeline's zone crops; stills
+    have none) and ``models/`` has the body model; 0 turns it off.
     ``narrow_look``: an index whose surest class is below this is also read with its crop cut
     narrower across the index (``_NARROW_VIEW``) and stretched back: a condensed index font
     (bellot's 3, read J) then looks like the ordinary ones trained on. A face the usual cut cannot
@@ -406,6 +416,7 @@ class OnnxCardDetector:
         regrow_short: bool = True,
         second_look: float = 0.0,
         narrow_look: float = 0.6,
+        body_look: float = _BODY_LOOK,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -436,13 +447,20 @@ class OnnxCardDetector:
         if not 0 <= narrow_look <= 1:
             raise ValueError(f"narrow_look must be within 0..1, but got {narrow_look}")
         self.narrow_look = narrow_look
+        if not 0 <= body_look <= 1:
+            raise ValueError(f"body_look must be within 0..1, but got {body_look}")
+        self.body_look = body_look
+        self._body: BodyReader | None = None
+        if files.body is not None and body_look > 0:
+            self._body = BodyReader(files.body, threads)
         if scales is not None and (not len(scales) or min(scales) <= 0):
             raise ValueError(f"scales must be positive, but got {list(scales)}")
         self.scales = tuple(scales) if scales is not None else None
         self.rotations = tuple(float(r) for r in rotations) if rotations else None
 
-    def detect_raw(self, image: np.ndarray) -> Detections:
+    def detect_raw(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
         """Every index and back found, before the two indices of a card are merged.
+        ``card_px_per_mm``: as ``detect_with_unread`` (the body look; not with scales or rotations).
 
         With ``scales`` (an image pyramid, for stills whose card size is unknown) the image is read
         at each scale and the scale whose finds carry the most confidence in all is kept: a scale
@@ -455,9 +473,11 @@ class OnnxCardDetector:
         at ``_TURN_FLOOR`` or more, carried back to the image; the reads are pooled, overlapping
         finds keeping the surest."""
         _check_image(image)
-        if not self.rotations:
-            return self._detect_scaled(image)
-        return self._read_turned(image, self.rotations, merge=False)
+        if self.rotations:
+            return self._read_turned(image, self.rotations, merge=False)
+        if self.scales is None:
+            return self._detect_at(image, self.upscale, card_px_per_mm)[0]
+        return self._detect_scaled(image)
 
     def _read_turned(self, image: np.ndarray, rotations: Sequence[float], *, merge: bool) -> Detections:
         """The image read turned by each of ``rotations``, pooled (``detect_raw``); with ``merge``
@@ -484,18 +504,28 @@ class OnnxCardDetector:
         found = [self._detect_at(image, s)[0] for s in self.scales]
         return max(found, key=lambda d: float(d.confidence.sum()))
 
-    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+    @property
+    def reads_card_bodies(self) -> bool:
+        """Whether ``detect_with_unread`` looks at the card body of a doubtful index (``body_look``)."""
+        return self._body is not None
+
+    def detect_with_unread(
+        self, image: np.ndarray, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
         """``detect``, and the boxes (xyxy, N x 4) of the indices found whose face was not read: stage 1
         boxed an index (score >= ``_UNREAD_MIN_BOX``), and the classifier's surest class is a face, but
         below ``cls_conf``. A card lies there, of a face not known (``TableState.unread_faces``). None
-        with ``scales`` (stills: no such count is wanted)."""
+        with ``scales`` (stills: no such count is wanted). ``card_px_per_mm``: the scale the image
+        shows real cards at, for the body look (``body_look``); None: no body look."""
         if self.scales is not None or self.rotations:
             return self.detect(image), np.zeros((0, 4), np.float32)
         _check_image(image)
-        found, unread = self._detect_at(image, self.upscale)
+        found, unread = self._detect_at(image, self.upscale, card_px_per_mm)
         return merge_index_corners(found, self.merge_distance), unread
 
-    def _detect_at(self, image: np.ndarray, scale: float) -> tuple[Detections, np.ndarray]:
+    def _detect_at(
+        self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
         import cv2
 
         shown = image
@@ -506,7 +536,8 @@ class OnnxCardDetector:
             xyxy, cls, score = self._stage1_tiled(shown)
         else:
             xyxy, cls, score = self._stage1(shown)
-        found, unread = self._read_indices(shown, xyxy, cls, score)
+        body_px = card_px_per_mm * scale if card_px_per_mm else None
+        found, unread = self._read_indices(shown, xyxy, cls, score, body_px)
         if scale != 1.0:
             found = Detections(found.xyxy / scale, found.class_id, found.confidence)
             unread = unread / scale
@@ -552,10 +583,16 @@ class OnnxCardDetector:
         return xyxy[keep], cls[keep], score[keep]
 
     def _read_indices(
-        self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, score: np.ndarray
+        self,
+        image: np.ndarray,
+        xyxy: np.ndarray,
+        cls: np.ndarray,
+        score: np.ndarray,
+        body_px_per_mm: float | None = None,
     ) -> tuple[Detections, np.ndarray]:
         """Stage 2: read every index box found by stage 1; backs pass through. Also the boxes of the
-        indices not read (``detect_with_unread``)."""
+        indices not read (``detect_with_unread``). ``body_px_per_mm``: the image's card scale, for
+        the body look."""
 
         backs = Detections(
             xyxy[cls == _DET_BACK],
@@ -586,12 +623,21 @@ class OnnxCardDetector:
             again = [self._class_probs(image, [boxes[i] for i in doubt], m) for m in _SECOND_LOOK_MARGINS]
             probs[doubt] = np.mean([probs[doubt], *again], axis=0)
         contested = np.zeros(len(boxes), bool)
+        narrow_top = np.full(len(boxes), -1)
         doubt = np.flatnonzero(probs.max(1) < self.narrow_look)
         if len(doubt):  # a condensed font reads as an ordinary one when its crop is cut narrower
             narrow = self._class_probs(image, [boxes[i] for i in doubt], narrow=_NARROW_VIEW)
+            narrow_top[doubt] = narrow.argmax(1)
             probs[doubt], contested[doubt] = _narrow_look_reads(
                 probs[doubt], narrow, self._cls_names, self.cls_conf
             )
+        if self._body is not None and body_px_per_mm:
+            doubt = np.flatnonzero(probs.max(1) < self.body_look)
+            if len(doubt):  # the card body below a doubtful index: its pips or its picture
+                body = self._body.probs(image, [boxes[i] for i in doubt], boxes, body_px_per_mm)
+                probs[doubt] = fuse(probs[doubt], body, self._cls_names)
+                # the two cuts of the index disagreed: the body's read settles it for the narrow one
+                contested[doubt] &= probs[doubt].argmax(1) != narrow_top[doubt]
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]

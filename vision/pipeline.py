@@ -173,16 +173,29 @@ class _LazyDetector:
     def detect(self, image: np.ndarray) -> Detections:
         return self._loaded().detect(image)
 
-    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
-        return _detect_with_unread(self._loaded(), image)
+    @property
+    def reads_card_bodies(self) -> bool:
+        return bool(getattr(self._loaded(), "reads_card_bodies", False))
+
+    def detect_with_unread(
+        self, image: np.ndarray, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        return _detect_with_unread(self._loaded(), image, card_px_per_mm)
 
 
-def _detect_with_unread(detector: CardDetector, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+def _detect_with_unread(
+    detector: CardDetector, image: np.ndarray, card_px_per_mm: float | None = None
+) -> tuple[Detections, np.ndarray]:
     """The detector's finds and the boxes of faces it found but could not name, where it reports them
-    (``OnnxCardDetector.detect_with_unread``); a detector that does not (a fake, an older one): none."""
+    (``OnnxCardDetector.detect_with_unread``); a detector that does not (a fake, an older one): none.
+    ``card_px_per_mm``: the scale ``image`` shows real cards at, for a detector that reads card
+    bodies (``OnnxCardDetector.reads_card_bodies``)."""
     with_unread = getattr(detector, "detect_with_unread", None)
     if callable(with_unread):
-        got: tuple[Detections, np.ndarray] = with_unread(image)
+        if card_px_per_mm and getattr(detector, "reads_card_bodies", False):
+            got: tuple[Detections, np.ndarray] = with_unread(image, card_px_per_mm=card_px_per_mm)
+        else:
+            got = with_unread(image)
         return got
     return detector.detect(image), np.zeros((0, 4), np.float32)
 
@@ -850,7 +863,10 @@ class TablePipeline:
                 m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
-        dets, unread = _detect_with_unread(self.detector, crop)
+        # a card region's crop shows real cards at its own scale; the i-Verify panel's are drawn
+        # smaller, and are not read by their bodies
+        card_scale = r.px_per_mm * zoom if r.kind == "cards" else None
+        dets, unread = _detect_with_unread(self.detector, crop, card_scale)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
             unread = unread / zoom

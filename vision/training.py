@@ -361,6 +361,7 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
 
     from render.training import Scene
     from vision.detections import CLASSES
+    from vision.pipeline import CARD_PX_PER_MM
 
     sets = {  # a table export (render.zone_data) has no per-tile truth: its zones/ are the test
         "val": sorted((data / "det" / "images" / "val").glob("*.jpg"))
@@ -393,7 +394,15 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
             if img is None:
                 raise FileNotFoundError(f"{p}: not a readable image")
             t0 = time.perf_counter()
-            found = detector.detect(img)
+            if (
+                name == "zones"
+                and not p.stem.endswith("_iverify")
+                and getattr(detector, "reads_card_bodies", False)
+            ):
+                # a card region's zone, cut at the pipeline's card scale: read as the pipeline reads it
+                found = detector.detect_with_unread(img, card_px_per_mm=CARD_PX_PER_MM)[0]
+            else:
+                found = detector.detect(img)
             elapsed += time.perf_counter() - t0
             n_img += 1
             m = _match_image(found, scene)

@@ -1,0 +1,105 @@
+"""The card body look (vision.card_body): the window cut under an index, and how its read weighs the
+index read. No model: drawn images and made-up probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.card_body import NO_BODY, WINDOW_H, WINDOW_W, body_weights, body_window, fuse
+
+PX = 1.6  # px per mm: a card is 101.6 x 142.2 px
+GREY = 128
+
+
+def _spread(n: int, step: int = 26) -> tuple[np.ndarray, np.ndarray]:
+    """A white spread of ``n`` cards on green felt, each on top of the one to its left, every card's
+    left pip column drawn as a black dot 30 px in; and each card's top-left index box."""
+    img = np.zeros((200, 120 + n * step, 3), np.uint8)
+    img[:] = (40, 120, 40)
+    boxes = []
+    for k in range(n):
+        x0, y0 = 10 + k * step, 20
+        img[y0 : y0 + 142, x0 : x0 + 102] = 255
+        img[y0 + 40 : y0 + 48, x0 + 30 : x0 + 38] = 0  # a pip in the left column
+        img[y0 + 4 : y0 + 36, x0 + 4 : x0 + 18] = (0, 0, 200)  # the index (red ink)
+        boxes.append([x0 + 3.5, y0 + 3, x0 + 18.5, y0 + 37])
+    return img, np.array(boxes)
+
+
+def test_a_card_on_top_shows_whole_and_its_index_is_painted_out() -> None:
+    img, boxes = _spread(3)
+    win = body_window(img, boxes[-1], boxes, PX)
+    assert win.shape == (WINDOW_H, WINDOW_W, 3)
+    # its pip is there (30-38 px in and 40-48 down, of 102 x 142: about 14-18 across, 18-21 down)
+    assert win[18:21, 15:17].max() < 60
+    # the index (4-18 px in, 4-36 down) is painted grey, not left in red
+    corner = win[3:14, 2:7]
+    assert np.abs(corner.astype(int) - GREY).max() <= 2
+    # the card is white across its whole width: nothing lies on it
+    assert win[40, 10:40].min() > 200
+
+
+def test_a_card_under_the_next_one_shows_only_its_strip() -> None:
+    img, boxes = _spread(3)
+    win = body_window(img, boxes[0], boxes, PX)
+    # the next card's left edge lies 26 px on: ~12 of the window's 48 columns; the rest is grey
+    assert np.abs(win[:, 14:].astype(int) - GREY).max() <= 2
+    assert win[40, 9:12].min() > 200  # the strip itself is the card's white
+
+
+def test_an_index_at_another_height_does_not_cut_the_window() -> None:
+    img, boxes = _spread(2)
+    lower = boxes.copy()
+    lower[1, [1, 3]] += 60  # the second card's index far below the first's: not its neighbour in a spread
+    win = body_window(img, lower[0], lower, PX)
+    assert (np.abs(win[:, 20:40].astype(int) - GREY) > 2).any()
+
+
+def test_window_off_the_image_is_grey_not_an_error() -> None:
+    img, boxes = _spread(1)
+    shift = np.array([60.0, 100.0, 60.0, 100.0])  # the card hangs off the image's bottom edge
+    win = body_window(img, boxes[0] + shift, boxes + shift, PX)
+    assert win.shape == (WINDOW_H, WINDOW_W, 3)
+    assert (win[-5:] == GREY).all()
+
+
+def _probs(pairs: dict[int, float], n: int = 54) -> np.ndarray:
+    p = np.full(n, 1e-4, np.float32)
+    for k, v in pairs.items():
+        p[k] = v
+    return (p / p.sum())[None]
+
+
+FIVE_C, JACK_C, FIVE_S = 3 * 4 + 3, 9 * 4 + 3, 3 * 4  # card codes: rank * 4 + suit (s h d c)
+
+
+def test_a_body_that_shows_a_five_turns_a_doubtful_jack_into_the_five() -> None:
+    index = _probs({JACK_C: 0.39, FIVE_C: 0.23, 53: 0.05})
+    body = _probs({FIVE_S: 0.5, FIVE_S + 1: 0.2, 7 * 4: 0.05})  # a 5 (its suit read wrong: not used)
+    fused = fuse(index, body)
+    assert fused.argmax() == FIVE_C
+    assert fused[0, FIVE_C] > 0.8
+    np.testing.assert_allclose(fused.sum(), 1.0, rtol=1e-5)
+
+
+def test_a_window_with_no_card_body_leaves_the_index_read_as_it_was() -> None:
+    index = _probs({JACK_C: 0.39, FIVE_C: 0.23, 52: 0.1, 53: 0.05})
+    body = np.zeros((1, 54), np.float32)
+    body[0, NO_BODY] = 1.0
+    np.testing.assert_allclose(fuse(index, body), index, rtol=1e-5)
+
+
+def test_suits_of_a_rank_are_weighed_alike() -> None:
+    body = _probs({FIVE_S: 0.9})
+    w = body_weights(body)[0]
+    assert w[12] == pytest.approx(w[13]) == pytest.approx(w[14]) == pytest.approx(w[15])
+    assert w[12] > 20 * w[JACK_C]
+
+
+def test_classifier_columns_in_another_order_are_weighed_by_their_own_card() -> None:
+    index = _probs({JACK_C: 0.39, FIVE_C: 0.23})
+    body = _probs({FIVE_S: 0.9})
+    order = np.arange(54)[::-1].copy()  # column j holds card 53 - j
+    fused = fuse(index[:, order], body, order)
+    np.testing.assert_allclose(fused[:, order.argsort()], fuse(index, body), rtol=1e-5)

@@ -1,0 +1,134 @@
+"""The card body under an index: a second, font-free witness of the face for the index classifier.
+
+Why: the index classifier's held-out errors are fonts (bellot's condensed 3, 5 and 10 read J; a 6
+read 10; simplistic's 3 read 5; see models/MODEL_CARD.md), and more fonts trained on did not fix
+them. The card's body does not depend on the font: a pip card shows its pips in the standard
+layout (in a spread, the left column of pips beside the index: none for a 2 or 3, two for a 4 or 5,
+three for a 6, 7 or 8, four for a 9 or 10), a court card shows a picture, and the pips are twice
+the index's suit sign in size (a club and a spade are told apart more surely there).
+
+``body_window`` cuts what the camera shows of a card below and right of its top-left index: a
+card-sized window (its corner a little above and left of the index box), scaled to
+``WINDOW_W`` x ``WINDOW_H``, with the part under the next card to the right (the next index box at
+about the same height, within a card's width) painted grey, as a spread hand hides it. The body
+model (``models/card_body.onnx``, trained by ``vision.body_classifier``) reads the window into 54
+classes: the 53 faces and "no card body here" (the window of a bottom-right index, which looks off
+the card). ``fuse`` multiplies the index read by the body read, the body's "no card body" spread
+evenly over the faces, so a window that shows nothing leaves the index read as it was.
+
+The window needs the card's size in pixels: the camera pipeline knows it (its crops are cut at a
+fixed px/mm), a still does not, so ``detect`` on stills does not use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["NO_BODY", "WINDOW_H", "WINDOW_W", "BodyReader", "body_weights", "body_window", "fuse"]
+
+WINDOW_W, WINDOW_H = 48, 64  # the model's input (a card's 63.5 x 88.9 mm, a little squeezed)
+NO_BODY = 53  # the body model's class for "no card body in the window"
+_CARD_MM = (63.5, 88.9)
+_INDEX_INSET = (0.035, 0.02)  # the index box's top-left corner from the card's, in card widths/heights
+_GREY = 128
+
+
+def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The ``WINDOW_W`` x ``WINDOW_H`` BGR window of the card whose top-left index is ``box`` (xyxy, in
+    ``image`` pixels at ``px_per_mm``); ``boxes``: every index box found in the image (``box`` may be
+    among them), the next one to the right cutting the window short."""
+    import cv2
+
+    cw, ch = _CARD_MM[0] * px_per_mm, _CARD_MM[1] * px_per_mm
+    x0, y0 = box[0] - _INDEX_INSET[0] * cw, box[1] - _INDEX_INSET[1] * ch
+    w_idx, h_idx = box[2] - box[0], box[3] - box[1]
+    seen = cw
+    for b in np.asarray(boxes, np.float64).reshape(-1, 4):
+        dx = b[0] - box[0]
+        if abs(b[1] - box[1]) < 0.5 * h_idx and 0.5 * w_idx < dx < cw:
+            seen = min(seen, dx)  # the next card's left edge, from this card's (both inset alike)
+    sx, sy = WINDOW_W / cw, WINDOW_H / ch
+    m = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]], np.float32)
+    out = cv2.warpAffine(
+        image,
+        m,
+        (WINDOW_W, WINDOW_H),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(_GREY, _GREY, _GREY),
+    )
+    cut = round(seen * sx)
+    if cut < WINDOW_W:
+        out[:, max(cut, 0) :] = _GREY
+    # the index, and where the card's other indices would lie (the turned one at the bottom right; some
+    # decks print all four corners), are painted out: the body model is to read pips and pictures,
+    # not the fonts the index classifier reads already
+    ix0, iy0 = max(int((box[0] - 1 - x0) * sx), 0), max(int((box[1] - 1 - y0) * sy), 0)
+    ix1, iy1 = int(np.ceil((box[2] + 1 - x0) * sx)), int(np.ceil((box[3] + 1 - y0) * sy))
+    if ix1 > ix0 and iy1 > iy0:
+        for ys in (slice(iy0, iy1), slice(max(WINDOW_H - iy1, 0), WINDOW_H - iy0)):
+            for xs in (slice(ix0, ix1), slice(max(WINDOW_W - ix1, 0), WINDOW_W - ix0)):
+                out[ys, xs] = _GREY
+    return out
+
+
+def body_weights(body_probs: np.ndarray) -> np.ndarray:
+    """What the body model (N x 54, class 53 "no card body") says of each of the index classifier's
+    classes (N x 54 in card-code order, class 53 "not an index"), as likelihood weights.
+
+    Only the rank is taken from the body: its suit reads are surer than they are right on held-out
+    decks (plastic's spades read as clubs). The body read, a posterior under the training data's
+    even prior, becomes a likelihood per face: its rank's probability over the faces of that rank
+    (four, one for the Joker), plus "no card body" spread evenly over the 53 faces; "not an index"
+    is weighed as the average face (1/53), as if the body said nothing."""
+    n = len(body_probs)
+    rank = body_probs[:, :52].reshape(n, 13, 4).sum(axis=2)  # ranks 2..A (card codes: rank * 4 + suit)
+    nothing = body_probs[:, NO_BODY:] / NO_BODY
+    faces = np.repeat(rank, 4, axis=1) / 4 + nothing
+    joker = body_probs[:, 52:53] + nothing
+    return np.concatenate([faces, joker, np.full((n, 1), 1 / NO_BODY)], axis=1).astype(np.float32)
+
+
+def fuse(index_probs: np.ndarray, body_probs: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
+    """The index classifier's probabilities weighed by ``body_weights`` and renormalised. ``columns``:
+    the card class of each of ``index_probs``' columns (the classifier's own order), if not 0..53."""
+    w = body_weights(body_probs)
+    fused = index_probs * (w if columns is None else w[:, columns])
+    total = fused.sum(axis=1, keepdims=True)
+    return np.asarray(fused / np.maximum(total, 1e-12), np.float32)
+
+
+class BodyReader:
+    """``models/card_body.onnx`` on card windows (``body_window``)."""
+
+    def __init__(self, onnx_path: Path, threads: int = 1) -> None:
+        if not onnx_path.is_file():
+            raise FileNotFoundError(f"{onnx_path}: card body model missing (vision.body_classifier makes it)")
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self._session: Any = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        self._input = self._session.get_inputs()[0].name
+        shape = self._session.get_inputs()[0].shape
+        if list(shape[1:]) != [3, WINDOW_H, WINDOW_W]:
+            raise ValueError(f"{onnx_path}: input shape {shape}, expected (N, 3, {WINDOW_H}, {WINDOW_W})")
+
+    def probs(
+        self, image: np.ndarray, boxes: Sequence[np.ndarray], all_boxes: np.ndarray, px_per_mm: float
+    ) -> np.ndarray:
+        """Body class probabilities (N x 54) of the card under each of ``boxes``."""
+        import cv2
+
+        if not len(boxes):
+            return np.zeros((0, NO_BODY + 1), np.float32)
+        wins = [body_window(image, np.asarray(b, np.float64), all_boxes, px_per_mm) for b in boxes]
+        x = np.stack([cv2.cvtColor(w, cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for w in wins])
+        out = self._session.run(None, {self._input: np.ascontiguousarray(x, np.float32) / 255.0})[0]
+        return np.asarray(out, np.float32)
