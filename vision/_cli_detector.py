@@ -183,13 +183,25 @@ def eval_detector(
         float,
         typer.Option(help="read indices less sure than this again, cut narrower across the index (0 = off)"),
     ] = 0.6,
+    body_look: Annotated[
+        float,
+        typer.Option(
+            help="weigh indices less sure than this by the card body below them (card zones; 0 = off)"
+        ),
+    ] = 0.7,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
     from vision.training import evaluate, format_report
 
     det = load_detector(
-        models, conf=conf, tile=tile, cls_conf=cls_conf, second_look=second_look, narrow_look=narrow_look
+        models,
+        conf=conf,
+        tile=tile,
+        cls_conf=cls_conf,
+        second_look=second_look,
+        narrow_look=narrow_look,
+        body_look=body_look,
     )
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))

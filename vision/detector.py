@@ -631,16 +631,22 @@ class OnnxCardDetector:
             probs[doubt], contested[doubt] = _narrow_look_reads(
                 probs[doubt], narrow, self._cls_names, self.cls_conf
             )
+        weighed = np.zeros(len(boxes), bool)
         if self._body is not None and body_px_per_mm:
             doubt = np.flatnonzero(probs.max(1) < self.body_look)
             if len(doubt):  # the card body below a doubtful index: its pips or its picture
                 body = self._body.probs(image, [boxes[i] for i in doubt], boxes, body_px_per_mm)
                 probs[doubt] = fuse(probs[doubt], body, self._cls_names)
+                weighed[doubt] = True
                 # the two cuts of the index disagreed: the body's read settles it for the narrow one
                 contested[doubt] &= probs[doubt].argmax(1) != narrow_top[doubt]
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
+        # the body tells a rank, not a suit, and its held-out reads are surer than right: it may change
+        # which card a doubtful read names, never make the read sure (a finding resting on it is a
+        # review item, not an alert)
+        p = np.where(weighed, np.minimum(p, self.body_look), p)
         keep = (card != _NOT_INDEX) & (p >= self.cls_conf) & ~contested
         faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
         weak = ((card != _NOT_INDEX) & (p < self.cls_conf)) | contested
