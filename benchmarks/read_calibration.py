@@ -39,8 +39,7 @@ def main() -> int:
     from render.training import Scene
     from vision.detections import BACK_CLASS, Detections
     from vision.detector import OnnxCardDetector, load_detector
-    from vision.pipeline import CARD_PX_PER_MM
-    from vision.training import _match_image
+    from vision.training import _match_image, _zone_card_scale
 
     zones = sorted((args.data / "zones").glob("*.jpg"))
     if not zones:
@@ -72,9 +71,8 @@ def main() -> int:
         if img is None:
             print(f"{p}: not a readable image", file=sys.stderr)
             return 2
-        # a card region's zone is read as the pipeline reads it, the card bodies under doubtful indices
-        # too; the i-Verify panel's are not
-        raw = det.detect_raw(img, None if p.stem.endswith("_iverify") else CARD_PX_PER_MM)
+        # a zone is read as the pipeline reads it, the card bodies under doubtful indices too
+        raw = det.detect_raw(img, _zone_card_scale(p.stem))
         for i in range(len(raw)):
             if raw.class_id[i] == BACK_CLASS:
                 continue

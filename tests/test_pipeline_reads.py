@@ -387,3 +387,46 @@ def test_a_carried_face_must_be_among_its_zones_cards() -> None:
         table_id="T1", frame=7, t=0.28, dealer={"high": ["Ts"]}, carried_faces={"dealer.high": ["Ts"]}
     )
     assert TableState.model_validate_json(ok.model_dump_json()) == ok
+
+
+class _ReadsBodies(_SureOf):
+    """The colour detector, saying it reads card bodies: it records the card scale of every call."""
+
+    reads_card_bodies = True
+
+    def __init__(self) -> None:
+        super().__init__({})
+        self.scales: list[tuple[int, float | None]] = []
+
+    def detect_with_unread(
+        self, image: np.ndarray, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        self.scales.append((image.shape[1], card_px_per_mm))
+        return self.detect(image), np.zeros((0, 4), np.float32)
+
+
+def test_a_detector_that_reads_card_bodies_is_told_each_zone_s_card_scale() -> None:
+    """The body look needs the size a card shows at: a card zone's own (its crop is cut at the card
+    scale), and on the i-Verify panel that of the cards it draws (``iverify_slots.card_width_mm`` of a
+    card's 63.5 mm, at the panel's scale as enlarged for the detector)."""
+    from vision.pipeline import iverify_zoom
+    from vision.zones import build_regions
+
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    det = _ReadsBodies()
+    s = _run(TablePipeline(lay, det, CFG), t, 8, 0)[-1]
+    assert s.seat(1).high == ["As", "Kd"] and s.iverify.high == ["As", "Kd", "Qh", "Jc", "Ts"]
+    regions = {
+        r.kind: r
+        for r in build_regions(
+            lay, margin_mm=CFG.crop_margin_mm, px_per_mm=CFG.px_per_mm, card_px_per_mm=CFG.card_px_per_mm
+        )
+    }
+    panel = regions["iverify"]
+    zoom = iverify_zoom(panel.px_per_mm, CFG.card_px_per_mm)
+    drawn = panel.px_per_mm * zoom * lay.iverify_slots.card_width_mm / 63.5
+    scales = {round(sc, 4) for _, sc in det.scales}
+    assert scales == {round(regions["cards"].px_per_mm, 4), round(drawn, 4)}
+    assert regions["cards"].px_per_mm == pytest.approx(CFG.card_px_per_mm)

@@ -4,20 +4,23 @@ Why: the index classifier's held-out errors are fonts (bellot's condensed 3, 5 a
 read 10; simplistic's 3 read 5; see models/MODEL_CARD.md), and more fonts trained on did not fix
 them. The card's body does not depend on the font: a pip card shows its pips in the standard
 layout (in a spread, the left column of pips beside the index: none for a 2 or 3, two for a 4 or 5,
-three for a 6, 7 or 8, four for a 9 or 10), a court card shows a picture, and the pips are twice
-the index's suit sign in size (a club and a spade are told apart more surely there).
+three for a 6, 7 or 8, four for a 9 or 10), a court card shows a picture; the card on top of a
+spread, and every card the i-Verify display draws, shows whole.
 
 ``body_window`` cuts what the camera shows of a card below and right of its top-left index: a
 card-sized window (its corner a little above and left of the index box), scaled to
 ``WINDOW_W`` x ``WINDOW_H``, with the part under the next card to the right (the next index box at
-about the same height, within a card's width) painted grey, as a spread hand hides it. The body
-model (``models/card_body.onnx``, trained by ``vision.body_classifier``) reads the window into 54
-classes: the 53 faces and "no card body here" (the window of a bottom-right index, which looks off
-the card). ``fuse`` multiplies the index read by the body read, the body's "no card body" spread
-evenly over the faces, so a window that shows nothing leaves the index read as it was.
+about the same height, within a card's width) painted grey, as a spread hand hides it, and the
+index itself and the other three corners painted grey too, so the model learns pips and pictures,
+not fonts. The body model (``models/card_body.onnx``, trained by ``vision.body_classifier``) reads
+the window into 54 classes: the 53 faces and "no card body here" (the window of a bottom-right
+index, which looks off the card). ``fuse`` weighs the index read by the rank the body shows (not
+its suit: the model's held-out suits are surer than right), the body's "no card body" spread evenly
+over the faces, so a window that shows nothing leaves the index read as it was.
 
-The window needs the card's size in pixels: the camera pipeline knows it (its crops are cut at a
-fixed px/mm), a still does not, so ``detect`` on stills does not use it.
+The window needs the card's size in pixels: the camera pipeline knows it (its card zones are cut
+at a fixed px/mm; the i-Verify panel draws cards at a known width), a still does not, so
+``detect`` on stills does not use it.
 """
 
 from __future__ import annotations
@@ -28,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NO_BODY", "WINDOW_H", "WINDOW_W", "BodyReader", "body_weights", "body_window", "fuse"]
+__all__ = ["CARD_MM", "NO_BODY", "WINDOW_H", "WINDOW_W", "BodyReader", "body_weights", "body_window", "fuse"]
 
 WINDOW_W, WINDOW_H = 48, 64  # the model's input (a card's 63.5 x 88.9 mm, a little squeezed)
 NO_BODY = 53  # the body model's class for "no card body in the window"
-_CARD_MM = (63.5, 88.9)
+CARD_MM = (63.5, 88.9)  # a poker-size card, width x height
 _INDEX_INSET = (0.035, 0.02)  # the index box's top-left corner from the card's, in card widths/heights
 _GREY = 128
 
@@ -43,7 +46,7 @@ def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm
     among them), the next one to the right cutting the window short."""
     import cv2
 
-    cw, ch = _CARD_MM[0] * px_per_mm, _CARD_MM[1] * px_per_mm
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
     x0, y0 = box[0] - _INDEX_INSET[0] * cw, box[1] - _INDEX_INSET[1] * ch
     w_idx, h_idx = box[2] - box[0], box[3] - box[1]
     seen = cw

@@ -51,6 +51,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from vision.card_body import CARD_MM
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
@@ -288,7 +289,7 @@ def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
 
 
 # A card's face, in mm (poker size: seed 002 uses a standard 52-card deck and one Joker).
-_CARD_MM = (63.5, 88.9)
+_CARD_MM = CARD_MM
 
 
 def _two_reads(a: float, b: float) -> float:
@@ -863,9 +864,13 @@ class TablePipeline:
                 m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
-        # a card region's crop shows real cards at its own scale; the i-Verify panel's are drawn
-        # smaller, and are not read by their bodies
-        card_scale = r.px_per_mm * zoom if r.kind == "cards" else None
+        # a card region's crop shows real cards at its own scale; the i-Verify panel draws them
+        # ``iverify_slots.card_width_mm`` wide (a card's 63.5 mm shown smaller)
+        card_scale: float | None = None
+        if r.kind == "cards":
+            card_scale = r.px_per_mm * zoom
+        elif r.kind == "iverify":
+            card_scale = r.px_per_mm * zoom * self.layout.iverify_slots.card_width_mm / CARD_MM[0]
         dets, unread = _detect_with_unread(self.detector, crop, card_scale)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)

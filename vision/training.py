@@ -354,6 +354,19 @@ def _iou(a: Any, b: Any) -> float:
     return inter / ua if ua > 0 else 0.0
 
 
+def _zone_card_scale(stem: str) -> float:
+    """The scale a zone export's crop shows real cards at (``render.zone_data``): a card region at the
+    pipeline's card scale; the i-Verify panel, enlarged to that scale (at most ~5 % finer on the
+    1440p views), draws its cards ``IVerifySlots.card_width_mm`` wide."""
+    from vision.card_body import CARD_MM
+    from vision.layout import IVerifySlots
+    from vision.pipeline import CARD_PX_PER_MM
+
+    if stem.endswith("_iverify"):
+        return CARD_PX_PER_MM * IVerifySlots().card_width_mm / CARD_MM[0]
+    return CARD_PX_PER_MM
+
+
 def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
     """Run ``detector`` over the held-out-deck images of an export (``det/images/val`` and
     ``zones/``) and score it per card."""
@@ -361,7 +374,6 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
 
     from render.training import Scene
     from vision.detections import CLASSES
-    from vision.pipeline import CARD_PX_PER_MM
 
     sets = {  # a table export (render.zone_data) has no per-tile truth: its zones/ are the test
         "val": sorted((data / "det" / "images" / "val").glob("*.jpg"))
@@ -394,13 +406,9 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
             if img is None:
                 raise FileNotFoundError(f"{p}: not a readable image")
             t0 = time.perf_counter()
-            if (
-                name == "zones"
-                and not p.stem.endswith("_iverify")
-                and getattr(detector, "reads_card_bodies", False)
-            ):
-                # a card region's zone, cut at the pipeline's card scale: read as the pipeline reads it
-                found = detector.detect_with_unread(img, card_px_per_mm=CARD_PX_PER_MM)[0]
+            if name == "zones" and getattr(detector, "reads_card_bodies", False):
+                # a zone cut as the pipeline cuts it, read as the pipeline reads it (the card bodies too)
+                found = detector.detect_with_unread(img, card_px_per_mm=_zone_card_scale(p.stem))[0]
             else:
                 found = detector.detect(img)
             elapsed += time.perf_counter() - t0
