@@ -3,6 +3,8 @@ index corners of a card. No model needed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -238,8 +240,32 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
     assert sorted(again.class_id.tolist()) == [0, 7] and len(seen) == 1
 
 
+def _scripted_reads(
+    usual: dict[int, list[tuple[int, float]]],
+    narrowed: dict[int, list[tuple[int, float]]],
+    seen: list[tuple[float, int]] | None = None,
+) -> Any:
+    """A stand-in for ``OnnxCardDetector._class_probs``: each box (by its left x) read as scripted,
+    by the usual cut or the narrow one, the rest of the probability "not an index"."""
+    from vision.detector import _CROP_MARGIN, _NOT_INDEX
+
+    def probs(
+        image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN, narrow: float = 1.0
+    ) -> np.ndarray:
+        if seen is not None:
+            seen.append((narrow, len(boxes)))
+        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
+        for i, b in enumerate(boxes):
+            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
+                p[i, k] = v
+            p[i, _NOT_INDEX] = 1 - p[i].sum()
+        return p
+
+    return probs
+
+
 def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_left_unnamed() -> None:
-    from vision.detector import _CROP_MARGIN, _NOT_INDEX, OnnxCardDetector
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
@@ -253,19 +279,7 @@ def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_lef
         100: [(20, 0.45), (16, 0.3)],  # a 7 (code 20) the usual cut names, doubtfully
     }
     narrowed = {40: [(4, 0.85)], 70: [(4, 0.85)], 100: [(20, 0.7)]}
-
-    def probs(
-        image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN, narrow: float = 1.0
-    ) -> np.ndarray:
-        seen.append((narrow, len(boxes)))
-        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
-        for i, b in enumerate(boxes):
-            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
-                p[i, k] = v
-            p[i, _NOT_INDEX] = 1 - p[i].sum()
-        return p
-
-    det._class_probs = probs  # type: ignore[method-assign]
+    det._class_probs = _scripted_reads(usual, narrowed, seen)  # type: ignore[method-assign]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
     image = np.zeros((60, 140, 3), np.uint8)
     found, unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
@@ -289,7 +303,7 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
     the bar (``body_look``); a sure read, a body showing nothing, or a call without the card's scale
     (a still) leave the index read as it was."""
     from vision.card_body import NO_BODY
-    from vision.detector import _CROP_MARGIN, _NOT_INDEX, OnnxCardDetector
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
@@ -308,17 +322,6 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
         100: [(jack_c, 0.35), (five_c, 0.3), (jack_c + 4, 0.2)],
     }
     body_rank = {40: 3 * 4, 70: 1 * 4, 100: NO_BODY}  # the body's read (its suit guess is not used)
-
-    def probs(
-        image: np.ndarray, boxes: list[np.ndarray], margin: float = _CROP_MARGIN, narrow: float = 1.0
-    ) -> np.ndarray:
-        p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
-        for i, b in enumerate(boxes):
-            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
-                p[i, k] = v
-            p[i, _NOT_INDEX] = 1 - p[i].sum()
-        return p
-
     looked: list[list[int]] = []
 
     class FakeBody:
@@ -332,7 +335,7 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
                 q[i, body_rank[int(b[0])]] = 0.9
             return q / q.sum(1, keepdims=True)
 
-    det._class_probs = probs  # type: ignore[method-assign]
+    det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
     det._body = FakeBody()  # type: ignore[assignment]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
     image = np.zeros((60, 140, 3), np.uint8)
