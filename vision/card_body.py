@@ -60,7 +60,7 @@ def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm
         image,
         m,
         (WINDOW_W, WINDOW_H),
-        flags=cv2.INTER_AREA,
+        flags=cv2.INTER_LINEAR,  # (warpAffine reads INTER_AREA as this: what the model was trained on)
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(_GREY, _GREY, _GREY),
     )
