@@ -5,8 +5,9 @@ Data: zone exports of ``paigow-monitor export-table-training`` (``zones/*.jpg`` 
 validation. Every index of a card region's zone gives one window (``vision.card_body.body_window``,
 cut from the index boxes of its zone, as the detector cuts it from the boxes stage 1 found; the
 training boxes jittered by ~1 px): a top-left index is labelled with its card, a bottom-right one
-"no card body" (its window looks off the card). The i-Verify panel's zones are left out (the
-detector does not read the panel's cards by their bodies).
+"no card body" (its window looks off the card). The i-Verify panel's zones are left out: the
+detector reads the panel's drawn cards with this model too (at their drawn width), but it was
+trained on the felt's cards only.
 
 Model: a small plain CNN (four conv stages, 24-128 channels, then a 256-unit layer) on 48x64 RGB
 windows, 54 classes (``vision.card_body.NO_BODY`` = "no card body"); label smoothing 0.1, AdamW,

@@ -170,14 +170,15 @@ def pyramid_scales(
 _CARD_SPAN = (4.0, 5.5)
 
 
+# the turns a still is read at when its cards may lie at any angle (``detect --rotations auto``)
+STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
+
 # A still read turned (``OnnxCardDetector.rotations``): stage 1 was trained on cards near upright
 # or upside down, so in each turned read only index boxes standing upright (height >= this x width)
 # and reads as sure as the camera pipeline keeps (``PipelineConfig.min_confidence``, 0.4) count: a
 # card 20-45 degrees off a turn is misread there. The turned reads' finds are then pooled,
 # overlapping ones (IoU >= _TURN_NMS, any class) keeping the surest (benchmarks/photo_stills.py;
 # MODEL_CARD.md "Stills at any angle").
-# the turns a still is read at when its cards may lie at any angle (``detect --rotations auto``)
-STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
@@ -475,9 +476,7 @@ class OnnxCardDetector:
         _check_image(image)
         if self.rotations:
             return self._read_turned(image, self.rotations, merge=False)
-        if self.scales is None:
-            return self._detect_at(image, self.upscale, card_px_per_mm)[0]
-        return self._detect_scaled(image)
+        return self._detect_scaled(image, card_px_per_mm)
 
     def _read_turned(self, image: np.ndarray, rotations: Sequence[float], *, merge: bool) -> Detections:
         """The image read turned by each of ``rotations``, pooled (``detect_raw``); with ``merge``
@@ -497,10 +496,11 @@ class OnnxCardDetector:
             reads.append(Detections(xyxy, found.class_id, found.confidence))
         return _pooled(Detections.merge(reads))
 
-    def _detect_scaled(self, image: np.ndarray) -> Detections:
-        """``image`` read at ``upscale``, or at each of ``scales`` keeping the surest scale."""
+    def _detect_scaled(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
+        """``image`` read at ``upscale``, or at each of ``scales`` keeping the surest scale (where the
+        card scale is not known: no body look)."""
         if self.scales is None:
-            return self._detect_at(image, self.upscale)[0]
+            return self._detect_at(image, self.upscale, card_px_per_mm)[0]
         found = [self._detect_at(image, s)[0] for s in self.scales]
         return max(found, key=lambda d: float(d.confidence.sum()))
 

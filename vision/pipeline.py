@@ -51,11 +51,11 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.card_body import CARD_MM
+from vision.card_body import CARD_MM  # a card's face, in mm (poker size: seed 002's standard deck)
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
-from vision.layout import TableLayout
+from vision.layout import IVerifySlots, TableLayout
 from vision.sources import iter_frames
 from vision.state import BACK, UNREAD, TableState
 from vision.tracking import IVerifyReading, TableTracker
@@ -69,6 +69,7 @@ __all__ = [
     "load_shipped_detector",
     "merge_card_indices",
     "watch",
+    "zone_card_scale",
 ]
 
 _log = logging.getLogger("vision.pipeline")
@@ -148,6 +149,17 @@ class _ZoneRead(NamedTuple):
     cards: tuple[float, ...]  # TableState.card_confidence
     unread: int  # TableState.unread_faces
     carried: tuple[str, ...]  # TableState.carried_faces
+
+
+def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
+    """The scale (px/mm) a region's crop, as the detector reads it, shows a real card's 63.5 mm at,
+    for the body look: a card region's own; the i-Verify panel draws its cards ``slots.card_width_mm``
+    wide; None for a region without cards."""
+    if kind == "cards":
+        return crop_px_per_mm
+    if kind == "iverify":
+        return crop_px_per_mm * slots.card_width_mm / CARD_MM[0]
+    return None
 
 
 def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float:
@@ -288,10 +300,6 @@ def _big_blobs(mask: np.ndarray, min_fraction: float) -> np.ndarray:
     return np.isin(labels, keep) if keep else np.zeros_like(mask)
 
 
-# A card's face, in mm (poker size: seed 002 uses a standard 52-card deck and one Joker).
-_CARD_MM = CARD_MM
-
-
 def _two_reads(a: float, b: float) -> float:
     """How sure a read at ``a`` is when another read of the same card, at ``b``, names another face:
     a(1-b) / (a(1-b) + b(1-a)), as for two independent reads (0.73 against 0.51: 0.72; equal: 0.5)."""
@@ -319,12 +327,12 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     wider or more. The two reads disagree (s02: a dondorf Ts read Tc at its bottom end, an extra card
     to the count): the surer class is kept, with the confidence two disagreeing reads leave it
     (``_two_reads``)."""
-    lo, hi = (f * px_per_mm * _CARD_MM[1] for f in (0.8, 1.12))
-    card = sorted(px_per_mm * m for m in _CARD_MM)
+    lo, hi = (f * px_per_mm * CARD_MM[1] for f in (0.8, 1.12))
+    card = sorted(px_per_mm * m for m in CARD_MM)
     # index-sized reads only: whole-card boxes (a detector that boxes cards, ground-truth boxes) of
     # cards piled in one column would otherwise be joined
     tall = dets.xyxy[:, 3] - dets.xyxy[:, 1]
-    faces = np.flatnonzero((dets.class_id != BACK_CLASS) & (tall < _INDEX_SIZED * px_per_mm * _CARD_MM[1]))
+    faces = np.flatnonzero((dets.class_id != BACK_CLASS) & (tall < _INDEX_SIZED * px_per_mm * CARD_MM[1]))
     if len(faces) < 2:
         return dets
     keep = np.ones(len(dets), bool)
@@ -373,7 +381,7 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
     CARD-COUNT): a card-long box ``_SAME_CARD_SHARE`` inside another is that card. Different classes only (one
     class is ``merge_card_indices``' case): the surer class is kept, with the two-read confidence of
     ``_join_card_ends``."""
-    long_ = px_per_mm * _CARD_MM[1]
+    long_ = px_per_mm * CARD_MM[1]
     faces = dets.class_id != BACK_CLASS
     side = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], dets.xyxy[:, 3] - dets.xyxy[:, 1])
     cards = np.flatnonzero(faces & (side >= 0.8 * long_))
@@ -412,7 +420,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     faces = dets.class_id != BACK_CLASS
     if len(dets) < 2 or len(np.unique(dets.class_id[faces])) == int(faces.sum()):
         return dets
-    short, long_ = (slack * px_per_mm * m for m in _CARD_MM)
+    short, long_ = (slack * px_per_mm * m for m in CARD_MM)
     keep = np.ones(len(dets), bool)
     xyxy = dets.xyxy.copy()
     conf = dets.confidence.copy()
@@ -451,7 +459,7 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
     index-sized read."""
     if not len(unread):
         return np.zeros((0, 4), np.float32)
-    cw, ch = px_per_mm * _CARD_MM[0], px_per_mm * _CARD_MM[1]
+    cw, ch = px_per_mm * CARD_MM[0], px_per_mm * CARD_MM[1]
     index_reads = reads.xyxy[(reads.xyxy[:, 3] - reads.xyxy[:, 1]) < _INDEX_SIZED * ch]
     kept: list[np.ndarray] = []
     for b in unread:
@@ -515,7 +523,7 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
     centres = dets.centers.copy()
     if not len(dets):
         return centres
-    ch = px_per_mm * _CARD_MM[1]
+    ch = px_per_mm * CARD_MM[1]
     h, w = crop.shape[:2]
     for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
         if dets.class_id[i] == BACK_CLASS or (y1 - y0) > 0.6 * ch:
@@ -864,13 +872,7 @@ class TablePipeline:
                 m = np.diag([zoom, zoom, 1.0]) @ m
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
-        # a card region's crop shows real cards at its own scale; the i-Verify panel draws them
-        # ``iverify_slots.card_width_mm`` wide (a card's 63.5 mm shown smaller)
-        card_scale: float | None = None
-        if r.kind == "cards":
-            card_scale = r.px_per_mm * zoom
-        elif r.kind == "iverify":
-            card_scale = r.px_per_mm * zoom * self.layout.iverify_slots.card_width_mm / CARD_MM[0]
+        card_scale = zone_card_scale(r.kind, r.px_per_mm * zoom, self.layout.iverify_slots)
         dets, unread = _detect_with_unread(self.detector, crop, card_scale)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)

@@ -354,17 +354,15 @@ def _iou(a: Any, b: Any) -> float:
     return inter / ua if ua > 0 else 0.0
 
 
-def _zone_card_scale(stem: str) -> float:
-    """The scale a zone export's crop shows real cards at (``render.zone_data``): a card region at the
-    pipeline's card scale; the i-Verify panel, enlarged to that scale (at most ~5 % finer on the
-    1440p views), draws its cards ``IVerifySlots.card_width_mm`` wide."""
-    from vision.card_body import CARD_MM
+def _zone_card_scale(stem: str) -> float | None:
+    """The scale a zone export's crop shows real cards at (``render.zone_data``): a card region is cut
+    at the pipeline's card scale, and the i-Verify panel enlarged to it (at most ~5 % finer on the
+    1440p views), as ``vision.pipeline.zone_card_scale`` reads them."""
     from vision.layout import IVerifySlots
-    from vision.pipeline import CARD_PX_PER_MM
+    from vision.pipeline import CARD_PX_PER_MM, zone_card_scale
 
-    if stem.endswith("_iverify"):
-        return CARD_PX_PER_MM * IVerifySlots().card_width_mm / CARD_MM[0]
-    return CARD_PX_PER_MM
+    kind = "iverify" if stem.endswith("_iverify") else "cards"
+    return zone_card_scale(kind, CARD_PX_PER_MM, IVerifySlots())
 
 
 def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
