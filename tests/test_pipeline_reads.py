@@ -430,3 +430,43 @@ def test_a_detector_that_reads_card_bodies_is_told_each_zone_s_card_scale() -> N
     scales = {round(sc, 4) for _, sc in det.scales}
     assert scales == {round(regions["cards"].px_per_mm, 4), round(drawn, 4)}
     assert regions["cards"].px_per_mm == pytest.approx(CFG.card_px_per_mm)
+
+
+class _WithPaperCards(SynthTable):
+    """The synthetic table with white cards the colour detector does not see: ``paper`` (table x, y
+    of the centre, and whether an index is printed in the top-left corner)."""
+
+    paper: list[tuple[float, float, bool]]
+
+    def frame(self, seed: int = 0) -> np.ndarray:
+        import cv2
+        from test_pipeline_synth import CARD_H, CARD_W, _to_img
+
+        img = super().frame(seed)
+        hmat = self.layout.homography()
+        for x, y, index in self.paper:
+            x0, y0 = x - CARD_W / 2, y - CARD_H / 2
+            card = np.array([[x0, y0], [x0 + CARD_W, y0], [x0 + CARD_W, y0 + CARD_H], [x0, y0 + CARD_H]])
+            cv2.fillPoly(img, [_to_img(hmat, card)], (250, 250, 250))
+            if index:  # a rank over a suit, 20 mm high, in the top-left corner
+                ink = np.array([[x0 + 2, y0 + 2], [x0 + 10, y0 + 2], [x0 + 10, y0 + 22], [x0 + 2, y0 + 22]])
+                cv2.fillPoly(img, [_to_img(hmat, ink)], (20, 20, 20))
+        return img
+
+
+def test_a_card_showing_its_paper_and_no_index_is_read_as_the_joker_but_only_for_review() -> None:
+    """dondorf's Joker prints no index (s07): the card is seen, its corner is blank, so it is the Joker,
+    at a confidence under review_below (a finding resting on it is a review item, never an alert)."""
+    from vision._blank_corner import JOKER_BY_PAPER
+
+    lay = make_layout()
+    t = _WithPaperCards(lay, cards=[("Kd", 760, 620)])
+    t.paper = [(250, 620, False)]
+    s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
+    assert s.seat(1).high == ["Jk"] and s.seat(2).high == ["Kd"]
+    assert s.card_confidence["seat1.high"] == [np.float32(JOKER_BY_PAPER)]
+    assert JOKER_BY_PAPER < 0.7  # MonitorConfig.review_below
+    # the same card with an index in its corner is a face the detector did not find: not a Joker
+    t.paper = [(250, 620, True)]
+    s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
+    assert s.seat(1).high == [] and s.seat(2).high == ["Kd"]

@@ -30,7 +30,11 @@ display, the LCD, each bet circle and payout spot):
    CARD-COUNT knows a card lies there. When it is the only such face and the position's hand was seen
    whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify display
    showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
-   earlier read's confidence, and listed in ``TableState.carried_faces``.
+   earlier read's confidence, and listed in ``TableState.carried_faces``. A card that shows its
+   paper but prints no index where every face prints one (a spread's bottom or top card, or a card
+   on its own, its corner blank or one small mark: the Joker of dondorf or tigullio) is read as the
+   Joker at ``vision._blank_corner.JOKER_BY_PAPER`` (0.6: a deduction, so a finding resting on it is
+   a review item).
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -51,9 +55,10 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards
 from vision.card_body import CARD_MM  # a card's face, in mm (poker size: seed 002's standard deck)
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import BACK_CLASS, CardDetector, Detections, intersection_area, union_box
+from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import IVerifySlots, TableLayout
 from vision.sources import iter_frames
@@ -440,6 +445,10 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
                     conf[i] = max(conf[i], conf[j])
                     keep[j] = False
     return Detections(xyxy[keep], dets.class_id[keep], conf[keep])
+
+
+def _area(b: np.ndarray) -> float:
+    return float(max(b[2] - b[0], 0) * max(b[3] - b[1], 0))
 
 
 def _one_card(u: np.ndarray, cw: float, ch: float) -> bool:
@@ -902,6 +911,18 @@ class TablePipeline:
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
+            # (the reads before merging too: an index merged into another card's box still shows its card)
+            seen = Detections.merge([dets, found])
+            jokers = blank_corner_cards(crop, seen, r.px_per_mm, self._unread_boxes)
+            if len(jokers):  # a Joker printing no index (or a star) that the detector could not read
+                n = len(jokers)
+                dets = Detections.merge(
+                    [dets, Detections(jokers, np.full(n, JOKER_CLASS), np.full(n, JOKER_BY_PAPER))]
+                )
+                # an unread box on a Joker's corner is its mark (tigullio's star), that card
+                ub = self._unread_boxes
+                on = [float(intersection_area(b, jokers).max()) >= 0.3 * _area(b) for b in ub]
+                self._unread_boxes = ub[~np.array(on, bool)] if len(ub) else ub
             self._last_boxes = dets.xyxy
             zones = r.assign(card_centres(crop, dets, r.px_per_mm))
             lone = _unread_cards(self._unread_boxes, found, r.px_per_mm)

@@ -1,0 +1,144 @@
+"""A card found by its paper where it prints no index (vision._blank_corner): the Joker of a deck
+whose Joker has a blank corner (dondorf, sample s07) or one small mark (tigullio's star, s04).
+Drawn images and the index boxes a detector would give; no model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision._blank_corner import blank_corner_cards, found_card_rects
+from vision.detections import BACK_CLASS, Detections
+
+PX = 1.6  # px per mm: a card is 101.6 x 142.2 px
+FELT = (40, 120, 40)
+
+
+def _card(img: np.ndarray, x0: int, y0: int, corner: str) -> None:
+    """A white card, its top-left corner at (x0, y0), a grey edge, and in its corner ``corner``: an
+    "index" (a rank over a suit, black, 34 px high), a "pale" one (the same, light grey: a blurred
+    frame), a "star" (one 6 px mark) or "blank"."""
+    img[y0 : y0 + 142, x0 : x0 + 102] = 255
+    img[y0 : y0 + 142, x0] = 150
+    if corner in ("index", "pale"):
+        ink = 0 if corner == "index" else 222  # pale: lighter than the paper test's 170, 33 under it
+        img[y0 + 4 : y0 + 22, x0 + 5 : x0 + 17] = ink  # the rank
+        img[y0 + 26 : y0 + 38, x0 + 6 : x0 + 16] = ink  # the suit under it
+    elif corner == "star":
+        img[y0 + 6 : y0 + 12, x0 + 7 : x0 + 13] = 0
+
+
+def _spread(
+    bottom: str, n: int = 5, step: int = 25, x: int = 40, y: int = 30
+) -> tuple[np.ndarray, Detections]:
+    """``n`` cards spread left to right on felt, each on top of the one left of it, the bottom one's
+    corner ``bottom``; and the detections of every card but the bottom one (their top-left indices)."""
+    img = np.zeros((220, x + 2 * 102 + n * step, 3), np.uint8)
+    img[:] = FELT
+    boxes = []
+    for k in range(n):
+        x0 = x + k * step
+        _card(img, x0, y, bottom if k == 0 else "index")
+        if k:
+            boxes.append([x0 + 3.5, y + 3, x0 + 18.5, y + 37])
+    return img, Detections(np.array(boxes), np.arange(len(boxes)), np.full(len(boxes), 0.9))
+
+
+@pytest.mark.parametrize("corner", ["blank", "star"])
+def test_the_bottom_card_of_a_spread_with_no_index_is_found(corner: str) -> None:
+    img, dets = _spread(corner)
+    found = blank_corner_cards(img, dets, PX)
+    assert len(found) == 1
+    x0, y0, x1, y1 = found[0]
+    assert abs(x0 - 43.5) < 4 and abs(y0 - 33) < 4  # at the bottom card's top-left corner
+    assert x1 < 40 + 25 and y1 < 30 + 50  # index-sized, on the strip the next card leaves showing
+
+
+@pytest.mark.parametrize("corner", ["index", "pale"])
+@pytest.mark.parametrize("step", [25, 45])  # 45: the strip is card-high beside its index
+def test_a_bottom_card_that_prints_its_index_is_not_taken_for_a_joker(step: int, corner: str) -> None:
+    img, dets = _spread(corner, step=step)
+    assert len(blank_corner_cards(img, dets, PX)) == 0
+
+
+def test_an_unread_box_on_an_index_is_a_card_found_but_one_on_a_star_is_not() -> None:
+    img, dets = _spread("index", step=45)
+    box = np.array([[43.5, 33, 58.5, 67]])  # the bottom card's index, found but not read
+    assert len(blank_corner_cards(img, dets, PX, unread=box)) == 0
+    img, dets = _spread("star", step=45)  # the star boxed as an index: the Joker still
+    assert len(blank_corner_cards(img, dets, PX, unread=box)) == 1
+
+
+def test_a_top_card_whose_index_ends_a_box_found_is_not_a_joker() -> None:
+    # b42-0009: a faint 2s on top of a spread; its top-left index was taken into one box with the
+    # index of the card under it, the box ending at the 2s's bottom-right index
+    img, dets = _spread("index", n=4)
+    x_top = 40 + 4 * 25
+    _card(img, x_top, 30, "blank")  # what the pale corner looks like to the ink test
+    first = Detections(np.array([[43.5, 33, 58.5, 67]]), np.array([30]), np.array([0.8]))
+    merged = Detections(np.array([[x_top - 21.5, 33, x_top + 98, 169]]), np.array([12]), np.array([0.6]))
+    assert len(blank_corner_cards(img, Detections.merge([first, dets[:-1], merged]), PX)) == 0
+
+
+@pytest.mark.parametrize("step", [25, 45])
+def test_a_wide_strip_with_a_blank_corner_is_found(step: int) -> None:
+    img, dets = _spread("blank", step=step)
+    assert len(blank_corner_cards(img, dets, PX)) == 1
+
+
+def test_a_spread_fully_found_has_no_blank_corner() -> None:
+    img, dets = _spread("index")
+    first = Detections(np.array([[43.5, 33, 58.5, 67]]), np.array([30]), np.array([0.8]))
+    assert len(blank_corner_cards(img, Detections.merge([first, dets]), PX)) == 0
+
+
+def test_the_top_card_of_a_spread_with_no_index_is_found() -> None:
+    img, dets = _spread("index", n=4)
+    x_top = 40 + 4 * 25
+    _card(img, x_top, 30, "blank")  # a fifth card laid on top, its corner blank
+    first = Detections(np.array([[43.5, 33, 58.5, 67]]), np.array([30]), np.array([0.8]))
+    found = blank_corner_cards(img, Detections.merge([first, dets]), PX)
+    assert len(found) == 1
+    assert abs(found[0][0] - (x_top + 3.5)) < 4
+
+
+def test_a_lone_card_with_a_blank_corner_is_found() -> None:
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 40, 30, "blank")
+    found = blank_corner_cards(img, Detections(), PX)
+    assert len(found) == 1 and abs(found[0][0] - 43.5) < 4
+
+
+def test_white_lines_and_what_reaches_in_from_the_edge_are_not_cards() -> None:
+    img = np.zeros((220, 300, 3), np.uint8)
+    img[:] = FELT
+    img[10:200, 20:24] = 255  # a zone's printed border
+    img[10:14, 20:280] = 255
+    img[40:190, 250:300] = 255  # a white cuff reaching in from the right edge
+    assert len(blank_corner_cards(img, Detections(), PX)) == 0
+
+
+def test_a_card_short_of_a_cards_height_is_not_a_card() -> None:
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    img[30:100, 40:142] = 255  # a white slip half a card high
+    assert len(blank_corner_cards(img, Detections(), PX)) == 0
+
+
+def test_a_back_explains_the_card_it_boxes() -> None:
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 40, 30, "blank")  # a white-bordered back is boxed whole by the detector
+    back = Detections(np.array([[40, 30, 142, 172]]), np.array([BACK_CLASS]), np.array([0.9]))
+    assert len(blank_corner_cards(img, back, PX)) == 0
+
+
+def test_an_index_box_explains_the_card_below_it_and_the_card_above_its_turned_corner() -> None:
+    dets = Detections(np.array([[100, 200, 115, 235]]), np.array([5]), np.array([0.9]))
+    rects = found_card_rects(dets, PX)
+    cw, ch = 63.5 * PX, 88.9 * PX
+    assert len(rects) == 2
+    down, up = rects
+    assert down[0] < 100 < down[2] and abs(down[3] - down[1] - ch) < 1e-6 and down[1] < 200
+    assert up[3] > 235 and up[1] < 200 - ch / 2 and abs(up[2] - up[0] - cw) < 1e-6

@@ -1,0 +1,165 @@
+"""Cards found by their paper, not their index: the Joker of a deck that prints no index on it.
+
+Why: every face of a deck prints its index (a rank over a suit) in its corners; some decks' Jokers
+print nothing there (dondorf, sample clip s07) or one small mark (tigullio's star, s04), so the
+index detector finds nothing to read and the hand is a card short. What the camera does see is the
+card's paper: in a spread hand the bottom card shows a strip of white left of the next card's
+index, the top card shows whole.
+
+``blank_corner_cards`` finds card-white paper in a card region's crop that no card found explains
+(each found card explains a card-sized rectangle at its index), keeps what is card-high, filled and
+sits against a found card as a spread's bottom or top card (or lies whole on its own), and looks at
+where that card's top-left index would be printed. Ink there shorter than a tenth of a card's height
+(no rank over a suit: nothing, or a star) says the card prints no index: the Joker. Ink as tall as
+an index says a face lies there whose index was not read: that is not named here (the detector's
+unread boxes count such faces).
+
+This is a deduction, not a read: ``JOKER_BY_PAPER`` is the confidence given, under
+``MonitorConfig.review_below`` (0.7), so a finding that rests on it is a review item, never an
+alert. The crop must be the upright card-scale crop of a card region (``px_per_mm`` known), cards
+lying square in it; a card at an angle is not filled enough to count, and is left as found.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_body import CARD_MM
+from vision.detections import BACK_CLASS, Detections
+
+__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "found_card_rects"]
+
+JOKER_BY_PAPER = 0.6  # the confidence of a Joker named by its blank corner (below review_below, 0.7)
+_INSET = (0.035, 0.02)  # an index box's top-left from its card's, in card widths / heights
+_INDEX_SIZED = 0.5  # a box shorter than this share of a card is an index, not a card
+_CORNER = np.array([0.04, 0.015, 0.2, 0.28])  # where an index is printed (xyxy, in card widths / heights)
+# ink in the corner at least this share of a card high is an index (a rank over a suit, 0.2-0.25 of a
+# card); tigullio's star, blurred by the camera, inks 0.12 (b42-0008), dondorf's blank corner none
+_INDEX_INK = 0.14
+_INK_DARKER, _INK_CHROMA = 15, 18  # ink: this much darker than the paper (L*), or this colourful
+_ABUT = 0.08  # a strip this close (card widths / heights) to a found card sits against it
+_FILL = 0.8  # share of its bounding box a strip of paper must fill
+
+
+def _paper_and_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Card-white pixels (light and grey: the test of ``vision.pipeline.card_centres``), and ink:
+    pixels darker than the paper's own level by ``_INK_DARKER`` or as colourful as ``_INK_CHROMA``
+    (a blurred frame prints an index pale grey: b42-0009's 2c, whose rank was 15-30 levels under its
+    paper, light enough to pass for paper itself)."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
+    light, chroma = lab[..., 0], np.abs(lab[..., 1:] - 128).max(axis=2)
+    paper = np.asarray((light > 170) & (chroma < 25))
+    level = float(np.median(light[paper])) if paper.any() else 255.0
+    ink = np.asarray((light < level - _INK_DARKER) | (chroma >= _INK_CHROMA))
+    return paper, ink
+
+
+def found_card_rects(dets: Detections, px_per_mm: float) -> np.ndarray:
+    """The card-sized rectangle (xyxy) each found card covers: a back's box, a face's from its index.
+
+    An index box in a spread is a card's top-left index (the card lies below and right of it) or, in
+    a deck printing all four corners, its turned bottom-left one (the card lies above and right):
+    both rectangles are counted, so paper is taken as explained wherever some found card may cover
+    it. (A right-hand index shows only on a spread's top card, whose left-hand indices show too.) A
+    box as tall as a card (two indices merged, or a card boxed whole) spans the card from its
+    top-left."""
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    dx, dy = _INSET[0] * cw, _INSET[1] * ch
+    out: list[list[float]] = []
+    for (x0, y0, x1, y1), cls in zip(dets.xyxy.astype(np.float64), dets.class_id, strict=True):
+        if cls == BACK_CLASS:
+            out.append([x0, y0, max(x1, x0 + cw), max(y1, y0 + ch)])
+            continue
+        out.append([x0 - dx, y0 - dy, x0 - dx + cw, y0 - dy + ch])
+        if y1 - y0 < _INDEX_SIZED * ch:
+            out.append([x0 - dx, y1 + dy - ch, x0 - dx + cw, y1 + dy])
+    return np.array(out, np.float64).reshape(-1, 4)
+
+
+def _ink_height(ink: np.ndarray, box: np.ndarray) -> float:
+    """How high (px) the ink in xyxy ``box`` is: from its first row to its last with two inked pixels
+    (one is a card's edge)."""
+    h, w = ink.shape
+    x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
+    x1, y1 = min(int(np.ceil(box[2])), w), min(int(np.ceil(box[3])), h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    rows = np.flatnonzero(ink[y0:y1, x0:x1].sum(axis=1) >= 2)
+    return float(rows[-1] - rows[0] + 1) if len(rows) else 0.0
+
+
+def _index_found_at(card: np.ndarray, boxes: np.ndarray, *, whole: bool) -> bool:
+    """Whether a box found starts at ``card``'s top-left index or, when the card shows ``whole`` (a
+    spread's top card, a card on its own), ends at its bottom-right one: a card whose index the
+    detector saw (b42-0009: a faint 2s's top-left index taken into the box of the card under it, its
+    bottom-right one ending that box). A bottom card's other corners lie under the cards on it."""
+    near = np.array([0.12, 0.1]) * (card[2:] - card[:2])
+    found = np.all(np.abs(boxes[:, :2] - card[:2]) <= near, axis=1)
+    if whole:
+        found |= np.all(np.abs(boxes[:, 2:] - card[2:]) <= near, axis=1)
+    return bool(np.any(found))
+
+
+def blank_corner_cards(
+    crop: np.ndarray, dets: Detections, px_per_mm: float, unread: np.ndarray | None = None
+) -> np.ndarray:
+    """The index-sized box (xyxy, at the card's top-left corner) of each card in ``crop`` that shows
+    its paper but prints no index: a Joker (module docstring). ``dets``: the cards read in the crop
+    (faces and backs); ``unread``: the index boxes found but not read surely enough to name. An unread
+    box holding ink as tall as an index is a card found (a face not named); one holding less (a
+    Joker's star boxed as an index) is not."""
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    h, w = crop.shape[:2]
+    paper, ink = _paper_and_ink(crop)
+    if unread is not None and len(unread):
+        boxes = np.asarray(unread, np.float32).reshape(-1, 4)
+        boxes = boxes[[_ink_height(ink, b) >= _INDEX_INK * ch for b in boxes]]
+        n = len(boxes)
+        dets = Detections.merge([dets, Detections(boxes, np.zeros(n, np.int64), np.zeros(n, np.float32))])
+    rects = found_card_rects(dets, px_per_mm)
+    faces = dets.xyxy[dets.class_id != BACK_CLASS]
+    explained = np.zeros((h, w), bool)
+    whole_px = np.clip(np.column_stack([rects[:, :2], np.ceil(rects[:, 2:])]), 0, None).astype(int)
+    for x0, y0, x1, y1 in whole_px:
+        explained[y0:y1, x0:x1] = True
+    k = max(3, round(0.08 * cw)) | 1  # wider than a printed line on the felt, narrower than a strip
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    strips = cv2.morphologyEx((paper & ~explained).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(strips, connectivity=4)
+    out: list[list[float]] = []
+    for i in range(1, n):
+        x, y, sw, sh, area = (int(v) for v in stats[i])
+        if not (0.8 * ch <= sh <= 1.1 * ch and sw >= 0.12 * cw and area >= _FILL * sw * sh):
+            continue
+        if x <= 0 or y <= 0 or x + sw >= w or y + sh >= h:
+            continue  # reaches the crop's edge: not a card lying in the region (a white cuff)
+        top = float(y)
+        card: np.ndarray | None = None
+        if sw >= 0.85 * cw:
+            card = np.array([x, top, x + cw, top + ch])  # a card on its own, whole
+        else:
+            for rx0, ry0, rx1, _ in rects:
+                if abs(ry0 - top) > _ABUT * ch:
+                    continue
+                if abs(rx0 - (x + sw)) <= _ABUT * cw:  # the spread's bottom card, left of a found one
+                    card = np.array([x, top, x + cw, top + ch])
+                    break
+                if abs(rx1 - x) <= _ABUT * cw:  # its top card, right of a found one
+                    card = np.array([x + sw - cw, top, x + sw, top + ch])
+                    break
+        if card is None:
+            continue
+        bottom = sw < 0.85 * cw and card[0] == x  # a spread's bottom card: only its strip shows
+        if _index_found_at(card, faces, whole=not bottom):
+            continue
+        # where its index would be printed, on what the card shows: a bottom card its strip (the
+        # index lies between its edge and the next card), a top or lone card all of itself
+        corner = card[[0, 1, 0, 1]] + _CORNER * np.array([cw, ch, cw, ch])
+        if bottom:
+            corner[2] = min(corner[2], x + sw - 2)  # short of the next card's edge
+        if _ink_height(ink, corner) >= _INDEX_INK * ch:
+            continue  # an index is printed there: a face not read, not a blank corner
+        cx0, cy0 = card[0] + _INSET[0] * cw, card[1] + _INSET[1] * ch
+        out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
+    return np.array(out, np.float32).reshape(-1, 4)
