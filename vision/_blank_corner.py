@@ -9,10 +9,15 @@ index, the top card shows whole.
 ``blank_corner_cards`` finds card-white paper in a card region's crop that no card found explains
 (each found card explains a card-sized rectangle at its index), keeps what is card-high, filled and
 sits against a found card as a spread's bottom or top card (or lies whole on its own), and looks at
-where that card's top-left index would be printed. Ink there shorter than a tenth of a card's height
-(no rank over a suit: nothing, or a star) says the card prints no index: the Joker. Ink as tall as
-an index says a face lies there whose index was not read: that is not named here (the detector's
-unread boxes count such faces).
+where that card's top-left index would be printed. Ink there shorter than ``_INDEX_INK`` of a card's
+height (no rank over a suit: nothing, or a star), with no box found starting at that corner (nor,
+for a card that shows whole, ending at its bottom-right one), says the card prints no index: the
+Joker. Ink as tall as an index says a face lies there whose index was not read: that is not named
+here (the detector's unread boxes count such faces).
+
+Only a spread's bottom and top cards are looked for: a card with no index in the middle of a spread
+lies under the rectangle of the card left of it (the renderer fans a set hand highest first, so its
+Joker is the bottom card); the i-Verify panel is not searched.
 
 This is a deduction, not a read: ``JOKER_BY_PAPER`` is the confidence given, under
 ``MonitorConfig.review_below`` (0.7), so a finding that rests on it is a review item, never an
