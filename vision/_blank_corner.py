@@ -47,17 +47,36 @@ _ABUT = 0.08  # a strip this close (card widths / heights) to a found card sits 
 _FILL = 0.8  # share of its bounding box a strip of paper must fill
 
 
-def _paper_and_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Card-white pixels (light and grey: the test of ``vision.pipeline.card_centres``), and ink:
-    pixels darker than the paper's own level by ``_INK_DARKER`` or as colourful as ``_INK_CHROMA``
-    (a blurred frame prints an index pale grey: b42-0009's 2c, whose rank was 15-30 levels under its
-    paper, light enough to pass for paper itself)."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
-    light, chroma = lab[..., 0], np.abs(lab[..., 1:] - 128).max(axis=2)
-    paper = np.asarray((light > 170) & (chroma < 25))
-    level = float(np.median(light[paper])) if paper.any() else 255.0
-    ink = np.asarray((light < level - _INK_DARKER) | (chroma >= _INK_CHROMA))
-    return paper, ink
+class _Page:
+    """A crop's card-white pixels (light and grey: the test of ``vision.pipeline.card_centres``), and
+    the height of the ink in a box: pixels darker than the paper's own level by ``_INK_DARKER`` or as
+    colourful as ``_INK_CHROMA`` (a blurred frame prints an index pale grey: b42-0009's 2c, whose rank
+    was 15-30 levels under its paper, light enough to pass for paper itself). The paper's level is
+    worked out only when a box is asked about: most reads find no strip and ask nothing."""
+
+    def __init__(self, crop: np.ndarray) -> None:
+        lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+        self.light = lab[..., 0]
+        grey = np.full(self.light.shape, 128, np.uint8)
+        self.chroma = cv2.max(cv2.absdiff(lab[..., 1], grey), cv2.absdiff(lab[..., 2], grey))
+        self.paper = np.asarray((self.light > 170) & (self.chroma < 25))
+        self._level: float | None = None
+
+    def ink_height(self, box: np.ndarray) -> float:
+        """How high (px) the ink in xyxy ``box`` is: from its first row to its last with two inked
+        pixels (one is a card's edge)."""
+        h, w = self.paper.shape
+        x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
+        x1, y1 = min(int(np.ceil(box[2])), w), min(int(np.ceil(box[3])), h)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        if self._level is None:
+            sample = self.light[::3, ::3][self.paper[::3, ::3]]
+            self._level = float(np.median(sample)) if len(sample) else 255.0
+        light = self.light[y0:y1, x0:x1].astype(np.int16)
+        ink = (light < self._level - _INK_DARKER) | (self.chroma[y0:y1, x0:x1] >= _INK_CHROMA)
+        rows = np.flatnonzero(ink.sum(axis=1) >= 2)
+        return float(rows[-1] - rows[0] + 1) if len(rows) else 0.0
 
 
 def found_card_rects(dets: Detections, px_per_mm: float) -> np.ndarray:
@@ -82,18 +101,6 @@ def found_card_rects(dets: Detections, px_per_mm: float) -> np.ndarray:
     return np.array(out, np.float64).reshape(-1, 4)
 
 
-def _ink_height(ink: np.ndarray, box: np.ndarray) -> float:
-    """How high (px) the ink in xyxy ``box`` is: from its first row to its last with two inked pixels
-    (one is a card's edge)."""
-    h, w = ink.shape
-    x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
-    x1, y1 = min(int(np.ceil(box[2])), w), min(int(np.ceil(box[3])), h)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    rows = np.flatnonzero(ink[y0:y1, x0:x1].sum(axis=1) >= 2)
-    return float(rows[-1] - rows[0] + 1) if len(rows) else 0.0
-
-
 def _index_found_at(card: np.ndarray, boxes: np.ndarray, *, whole: bool) -> bool:
     """Whether a box found starts at ``card``'s top-left index or, when the card shows ``whole`` (a
     spread's top card, a card on its own), ends at its bottom-right one: a card whose index the
@@ -116,10 +123,10 @@ def blank_corner_cards(
     Joker's star boxed as an index) is not."""
     cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
     h, w = crop.shape[:2]
-    paper, ink = _paper_and_ink(crop)
+    page = _Page(crop)
     if unread is not None and len(unread):
         boxes = np.asarray(unread, np.float32).reshape(-1, 4)
-        boxes = boxes[[_ink_height(ink, b) >= _INDEX_INK * ch for b in boxes]]
+        boxes = boxes[[page.ink_height(b) >= _INDEX_INK * ch for b in boxes]]
         n = len(boxes)
         dets = Detections.merge([dets, Detections(boxes, np.zeros(n, np.int64), np.zeros(n, np.float32))])
     rects = found_card_rects(dets, px_per_mm)
@@ -130,7 +137,9 @@ def blank_corner_cards(
         explained[y0:y1, x0:x1] = True
     k = max(3, round(0.08 * cw)) | 1  # wider than a printed line on the felt, narrower than a strip
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    strips = cv2.morphologyEx((paper & ~explained).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    strips = cv2.morphologyEx((page.paper & ~explained).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    if cv2.countNonZero(strips) < _FILL * (0.12 * cw) * (0.8 * ch):
+        return np.zeros((0, 4), np.float32)  # too little paper left for the smallest strip (most reads)
     n, _, stats, _ = cv2.connectedComponentsWithStats(strips, connectivity=4)
     out: list[list[float]] = []
     for i in range(1, n):
@@ -163,7 +172,7 @@ def blank_corner_cards(
         corner = card[[0, 1, 0, 1]] + _CORNER * np.array([cw, ch, cw, ch])
         if bottom:
             corner[2] = min(corner[2], x + sw - 2)  # short of the next card's edge
-        if _ink_height(ink, corner) >= _INDEX_INK * ch:
+        if page.ink_height(corner) >= _INDEX_INK * ch:
             continue  # an index is printed there: a face not read, not a blank corner
         cx0, cy0 = card[0] + _INSET[0] * cw, card[1] + _INSET[1] * ch
         out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
