@@ -30,14 +30,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_body import CARD_MM
+from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED
 from vision.detections import BACK_CLASS, Detections
 
 __all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "found_card_rects"]
 
 JOKER_BY_PAPER = 0.6  # the confidence of a Joker named by its blank corner (below review_below, 0.7)
-_INSET = (0.035, 0.02)  # an index box's top-left from its card's, in card widths / heights
-_INDEX_SIZED = 0.5  # a box shorter than this share of a card is an index, not a card
 _CORNER = np.array([0.04, 0.015, 0.2, 0.28])  # where an index is printed (xyxy, in card widths / heights)
 # ink in the corner at least this share of a card high is an index (a rank over a suit, 0.2-0.25 of a
 # card); tigullio's star, blurred by the camera, inks 0.12 (b42-0008), dondorf's blank corner none
@@ -89,14 +87,14 @@ def found_card_rects(dets: Detections, px_per_mm: float) -> np.ndarray:
     box as tall as a card (two indices merged, or a card boxed whole) spans the card from its
     top-left."""
     cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
-    dx, dy = _INSET[0] * cw, _INSET[1] * ch
+    dx, dy = INDEX_INSET[0] * cw, INDEX_INSET[1] * ch
     out: list[list[float]] = []
     for (x0, y0, x1, y1), cls in zip(dets.xyxy.astype(np.float64), dets.class_id, strict=True):
         if cls == BACK_CLASS:
             out.append([x0, y0, max(x1, x0 + cw), max(y1, y0 + ch)])
             continue
         out.append([x0 - dx, y0 - dy, x0 - dx + cw, y0 - dy + ch])
-        if y1 - y0 < _INDEX_SIZED * ch:
+        if y1 - y0 < INDEX_SIZED * ch:
             out.append([x0 - dx, y1 + dy - ch, x0 - dx + cw, y1 + dy])
     return np.array(out, np.float64).reshape(-1, 4)
 
@@ -174,6 +172,6 @@ def blank_corner_cards(
             corner[2] = min(corner[2], x + sw - 2)  # short of the next card's edge
         if page.ink_height(corner) >= _INDEX_INK * ch:
             continue  # an index is printed there: a face not read, not a blank corner
-        cx0, cy0 = card[0] + _INSET[0] * cw, card[1] + _INSET[1] * ch
+        cx0, cy0 = card[0] + INDEX_INSET[0] * cw, card[1] + INDEX_INSET[1] * ch
         out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
     return np.array(out, np.float32).reshape(-1, 4)

@@ -31,12 +31,26 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CARD_MM", "NO_BODY", "WINDOW_H", "WINDOW_W", "BodyReader", "body_weights", "body_window", "fuse"]
+__all__ = [
+    "CARD_MM",
+    "INDEX_INSET",
+    "INDEX_SIZED",
+    "NO_BODY",
+    "WINDOW_H",
+    "WINDOW_W",
+    "BodyReader",
+    "body_weights",
+    "body_window",
+    "fuse",
+]
 
 WINDOW_W, WINDOW_H = 48, 64  # the model's input (a card's 63.5 x 88.9 mm, a little squeezed)
 NO_BODY = 53  # the body model's class for "no card body in the window"
 CARD_MM = (63.5, 88.9)  # a poker-size card, width x height
-_INDEX_INSET = (0.035, 0.02)  # the index box's top-left corner from the card's, in card widths/heights
+INDEX_INSET = (0.035, 0.02)  # the index box's top-left corner from the card's, in card widths/heights
+# a box under this share of a card's length is an index (a whole card, or a card's two indices joined,
+# is longer)
+INDEX_SIZED = 0.5
 _GREY = 128
 
 
@@ -47,7 +61,7 @@ def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm
     import cv2
 
     cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
-    x0, y0 = box[0] - _INDEX_INSET[0] * cw, box[1] - _INDEX_INSET[1] * ch
+    x0, y0 = box[0] - INDEX_INSET[0] * cw, box[1] - INDEX_INSET[1] * ch
     w_idx, h_idx = box[2] - box[0], box[3] - box[1]
     seen = cw
     for b in np.asarray(boxes, np.float64).reshape(-1, 4):

@@ -56,7 +56,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards
-from vision.card_body import CARD_MM  # a card's face, in mm (poker size: seed 002's standard deck)
+from vision.card_body import CARD_MM, INDEX_SIZED  # poker-size card (mm); the share of it an index is
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
@@ -311,10 +311,6 @@ def _two_reads(a: float, b: float) -> float:
     return a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
 
 
-# a box under this share of a card's length is an index (a whole card, or a card's two indices joined,
-# is longer): the bound the joins below and ``_unread_cards`` tell an index read from a card read by
-_INDEX_SIZED = 0.5
-
 # two index reads at a card's opposite corners span the card itself: their union is this share of
 # the card's width and length (the index boxes stop a little short of the card's edges)
 _OPPOSITE_CORNERS = (0.85, 1.04)
@@ -337,7 +333,7 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     # index-sized reads only: whole-card boxes (a detector that boxes cards, ground-truth boxes) of
     # cards piled in one column would otherwise be joined
     tall = dets.xyxy[:, 3] - dets.xyxy[:, 1]
-    faces = np.flatnonzero((dets.class_id != BACK_CLASS) & (tall < _INDEX_SIZED * px_per_mm * CARD_MM[1]))
+    faces = np.flatnonzero((dets.class_id != BACK_CLASS) & (tall < INDEX_SIZED * px_per_mm * CARD_MM[1]))
     if len(faces) < 2:
         return dets
     keep = np.ones(len(dets), bool)
@@ -390,7 +386,7 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
     faces = dets.class_id != BACK_CLASS
     side = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], dets.xyxy[:, 3] - dets.xyxy[:, 1])
     cards = np.flatnonzero(faces & (side >= 0.8 * long_))
-    small = np.flatnonzero(faces & ((side < _INDEX_SIZED * long_) | (side >= 0.8 * long_)))
+    small = np.flatnonzero(faces & ((side < INDEX_SIZED * long_) | (side >= 0.8 * long_)))
     if not len(cards) or len(small) < 2:
         return dets
     keep = np.ones(len(dets), bool)
@@ -401,7 +397,7 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
                 continue
             b_box = dets.xyxy[j]
             area = float((b_box[2] - b_box[0]) * (b_box[3] - b_box[1]))
-            need = share if side[j] < _INDEX_SIZED * long_ else _SAME_CARD_SHARE  # an index, or a card
+            need = share if side[j] < INDEX_SIZED * long_ else _SAME_CARD_SHARE  # an index, or a card
             if area <= 0 or float(intersection_area(b_box, dets.xyxy[i : i + 1])[0]) < need * area:
                 continue
             if conf[j] > conf[i]:
@@ -469,10 +465,10 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
     if not len(unread):
         return np.zeros((0, 4), np.float32)
     cw, ch = px_per_mm * CARD_MM[0], px_per_mm * CARD_MM[1]
-    index_reads = reads.xyxy[(reads.xyxy[:, 3] - reads.xyxy[:, 1]) < _INDEX_SIZED * ch]
+    index_reads = reads.xyxy[(reads.xyxy[:, 3] - reads.xyxy[:, 1]) < INDEX_SIZED * ch]
     kept: list[np.ndarray] = []
     for b in unread:
-        area = float((b[2] - b[0]) * (b[3] - b[1]))
+        area = _area(b)
         if area <= 0:
             continue
         if len(reads) and float(intersection_area(b, reads.xyxy).max()) >= 0.5 * area:
