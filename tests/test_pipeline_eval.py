@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from compliance.cli import app
 from compliance.events import ClipTruth, RoundRecord
 from vision.evaluate import score_states
-from vision.state import DealerState, SeatState, TableState
+from vision.state import DealerState, IVerifyState, SeatState, TableState
 
 FPS = 25.0
 # (frames, cards as (token, x, y, zone))
@@ -169,6 +169,16 @@ def test_score_counts_misplaced_cards_both_ways_and_skips_occluded() -> None:
         st.occluded.extend(["seat1.low", "seat1.high"])
     s = score_states("x", truth, pred, fps=25, n_frames=100)
     assert s.total.fp == 0 and s.total.fn == 0 and s.moments == 2
+
+
+def test_an_iverify_misread_is_listed_apart_and_leaves_the_round_exact() -> None:
+    truth, pred = _truth_state(0, []), _truth_state(10, [])
+    truth.iverify = IVerifyState(mode="dealer", high=["As", "Kd"], low=["2c"])
+    pred.iverify = IVerifyState(mode="dealer", high=["As", "Kh"], low=["2c"])
+    s = score_states("x", [truth], [pred], fps=25, n_frames=50, rounds=[(1, 0.0, 2.0)])
+    assert (s.zones["iverify.high"].tp, s.zones["iverify.high"].fp) == (1, 1)
+    assert s.iverify_errors == ["t=1.96s iverify.high: true ['As', 'Kd'] read ['As', 'Kh']"]
+    assert s.rounds_exact == 1 and s.card_errors == []
 
 
 def test_a_missed_face_the_camera_counted_unnamed_is_reported_as_such() -> None:

@@ -85,6 +85,8 @@ class ClipScore(BaseModel):
     rounds_exact: int = 0
     round_errors: list[str] = Field(default_factory=list)  # first error of each inexact round
     card_errors: list[str] = Field(default_factory=list)  # every moment a zone was read wrong
+    # every moment the i-Verify panel's cards were read wrong (scored per card, not in rounds exact)
+    iverify_errors: list[str] = Field(default_factory=list)
     lcd_ok: int = 0
     iverify_ok: int = 0
     chips_ok: int = 0
@@ -254,10 +256,12 @@ def score_states(
             zs.fn += sum(a.values()) - tp
             if ps is not None:
                 zs.unnamed += min(sum(a.values()) - tp, ps.unread_faces.get(zone, 0))
-            if a != b and not zone.startswith("iverify"):
-                bad_at.append(
-                    (t_end, f"t={t_end:.2f}s {zone}: true {sorted(a.elements())} read {sorted(b.elements())}")
-                )
+            if a != b:
+                err = f"t={t_end:.2f}s {zone}: true {sorted(a.elements())} read {sorted(b.elements())}"
+                if zone.startswith("iverify"):
+                    score.iverify_errors.append(err)
+                else:
+                    bad_at.append((t_end, err))
         if ps is not None:
             score.lcd_ok += ts.lcd == ps.lcd
             tv, pv = ts.iverify, ps.iverify
