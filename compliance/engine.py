@@ -174,4 +174,5 @@ def _hand(p: PositionState) -> HandRecord:
         low=list(low),
         set_by=set_by,
         carried=sorted(set(cards or [*high, *low]) & p.carried),
+        blank_corner=sorted(set(cards or [*high, *low]) & p.blank_corner),
     )

@@ -133,6 +133,9 @@ class HandRecord(_Model):
     # camera had seen whole (the dealer's hand turned up before he set it, the hand the i-Verify display
     # showed) rather than by reading it where it lay (TableState.carried_faces)
     carried: list[str] = Field(default_factory=list)
+    # of its cards, those named by a blank corner: card-white paper where an index would be, so a
+    # Joker that prints none (TableState.blank_corner_faces); a deduction, read at 0.6
+    blank_corner: list[str] = Field(default_factory=list)
 
 
 class RoundRecord(_Model):

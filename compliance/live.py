@@ -526,10 +526,15 @@ class LiveSummary(BaseModel):
 
 _UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
 _CARRIED = "~"  # after a card named from the hand seen whole before, not read here (carried_faces)
+_BLANK_CORNER = "*"  # after a card named by its blank corner, a Joker printing no index (blank_corner_faces)
 
 
-def _cards(cards: Sequence[str], unnamed: int = 0, carried: Sequence[str] = ()) -> str:
-    shown = [f"{c}{_CARRIED}" if c in carried else c for c in cards] + [_UNNAMED] * unnamed
+def _cards(
+    cards: Sequence[str], unnamed: int = 0, carried: Sequence[str] = (), blank_corner: Sequence[str] = ()
+) -> str:
+    shown = [
+        f"{c}{_CARRIED}" if c in carried else f"{c}{_BLANK_CORNER}" if c in blank_corner else c for c in cards
+    ] + [_UNNAMED] * unnamed
     return " ".join(shown) if shown else "-"
 
 
@@ -552,21 +557,28 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
     for c in ("position", "chips", "dealt", "high", "low"):
         grid.add_column(c)
     if st is not None:
-        u, k = st.unread_faces, st.carried_faces
+        u, k, b = st.unread_faces, st.carried_faces, st.blank_corner_faces
         notes = [f"{_UNNAMED}: a face the camera saw but could not name"] if u else []
         if k:
             notes.append(f"{_CARRIED}: not read here; the one card missing from the hand seen whole before")
+        if b:
+            notes.append(f"{_BLANK_CORNER}: named by a blank corner (no index printed: a Joker)")
         grid.caption = "; ".join(notes) or None
         for s in sorted(st.seats, key=lambda s: s.seat):
             chips = ("yes" if s.chips else "") + (" +payout" if s.payout else "")
             areas = [
-                _cards(getattr(s, a), u.get(f"seat{s.seat}.{a}", 0), k.get(f"seat{s.seat}.{a}", ()))
+                _cards(
+                    getattr(s, a),
+                    u.get(f"seat{s.seat}.{a}", 0),
+                    k.get(f"seat{s.seat}.{a}", ()),
+                    b.get(f"seat{s.seat}.{a}", ()),
+                )
                 for a in ("dealt", "high", "low")
             ]
             grid.add_row(f"seat{s.seat}", chips.strip(), *areas)
         d = st.dealer
         areas = [
-            _cards(getattr(d, a), u.get(f"dealer.{a}", 0), k.get(f"dealer.{a}", ()))
+            _cards(getattr(d, a), u.get(f"dealer.{a}", 0), k.get(f"dealer.{a}", ()), b.get(f"dealer.{a}", ()))
             for a in ("hand", "high", "low")
         ]
         grid.add_row("dealer", "", *areas)

@@ -141,14 +141,24 @@ def _e(x: object) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _cards(cards: Sequence[str], carried: Sequence[str] = ()) -> str:
-    """Cards as text; those in ``carried`` (``HandRecord.carried``) marked, with a tooltip."""
+_CARRIED_TIP = "not read where it lay: the one card missing from the hand seen whole before"
+_BLANK_TIP = "named by a blank corner: card-white paper where an index would print, so a Joker printing none"
+
+
+def _cards(cards: Sequence[str], carried: Sequence[str] = (), blank_corner: Sequence[str] = ()) -> str:
+    """Cards as text; those in ``carried`` (``HandRecord.carried``) marked ``~`` and those in
+    ``blank_corner`` (``HandRecord.blank_corner``) ``*``, each with a tooltip."""
     if not cards:
         return "&ndash;"
-    tip = "not read where it lay: the one card missing from the hand seen whole before"
-    return " ".join(
-        f'<span class=doubt title="{tip}">{_e(c)}~</span>' if c in carried else _e(c) for c in cards
-    )
+
+    def one(c: str) -> str:
+        if c in carried:
+            return f'<span class=doubt title="{_CARRIED_TIP}">{_e(c)}~</span>'
+        if c in blank_corner:
+            return f'<span class=doubt title="{_BLANK_TIP}">{_e(c)}*</span>'
+        return _e(c)
+
+    return " ".join(one(c) for c in cards)
 
 
 def _page(title: str, body: str) -> str:
@@ -267,9 +277,9 @@ def clip_html(rep: ClipReport) -> str:
                         [
                             _e(h.position),
                             "yes" if h.active else "",
-                            _cards(h.cards, h.carried),
-                            _cards(h.high, h.carried),
-                            _cards(h.low, h.carried),
+                            _cards(h.cards, h.carried, h.blank_corner),
+                            _cards(h.high, h.carried, h.blank_corner),
+                            _cards(h.low, h.carried, h.blank_corner),
                             _e(h.set_by),
                         ],
                         "",
@@ -278,6 +288,16 @@ def clip_html(rep: ClipReport) -> str:
                 ],
             )
         )
+        marks = [
+            f"{m} {tip}"
+            for m, tip, used in (
+                ("~", _CARRIED_TIP, any(h.carried for h in r.hands)),
+                ("*", _BLANK_TIP, any(h.blank_corner for h in r.hands)),
+            )
+            if used
+        ]
+        if marks:  # the marks explained on the page too (a tooltip does not print)
+            parts.append(f"<p class=small>{_e('; '.join(marks))}</p>")
         evs = r.events or events_by_round.get(r.round, [])
         flagged = {(a.frame, a.seat) for a in by_round.get(r.round, [])}
         parts.append("<h3>Timeline</h3>")

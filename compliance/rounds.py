@@ -281,6 +281,8 @@ class PositionState:
     # faces some state named as the one card missing from the hand seen whole before rather than by
     # reading them where they lay (TableState.carried_faces), while this round was open
     carried: set[str] = field(default_factory=set)
+    # faces some state named by a blank corner (a Joker printing no index; TableState.blank_corner_faces)
+    blank_corner: set[str] = field(default_factory=set)
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
@@ -539,12 +541,14 @@ class RoundTracker:
         return events
 
     def _note_carried(self, state: TableState) -> None:
-        """The faces the camera named by carry-over (``TableState.carried_faces``), on their positions."""
+        """The faces the camera named without reading their index, on their positions: by carry-over
+        (``TableState.carried_faces``) and by a blank corner (``TableState.blank_corner_faces``)."""
         if self.current is not None:
-            for key, named in state.carried_faces.items():
-                at = self.current.positions.get(key.partition(".")[0])
-                if at is not None:
-                    at.carried.update(named)
+            for faces, attr in ((state.carried_faces, "carried"), (state.blank_corner_faces, "blank_corner")):
+                for key, named in faces.items():
+                    at = self.current.positions.get(key.partition(".")[0])
+                    if at is not None:
+                        getattr(at, attr).update(named)
 
     def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:
         """What a hidden area of a position shows: its accepted content, or the content that this very

@@ -34,7 +34,7 @@ from compliance.live import (
     run_live,
 )
 from vision.layout import TableLayout
-from vision.state import TableState
+from vision.state import SeatState, TableState
 
 runner = CliRunner()
 
@@ -453,7 +453,7 @@ def _live_view_text(st: TableState) -> str:
 
 
 def test_the_live_view_marks_faces_seen_but_not_named() -> None:
-    from vision.state import DealerState, SeatState
+    from vision.state import DealerState
 
     st = TableState(
         table_id="T1",
@@ -483,3 +483,16 @@ def test_the_live_view_marks_faces_named_from_the_hand_seen_whole_before() -> No
     text = _live_view_text(st)
     assert "Kd Ts 5h 3c~ 2c" in text and "As Ah" in text and "As~" not in text
     assert "not read here" in text and "could not name" not in text
+
+
+def test_the_live_view_marks_a_joker_named_by_its_blank_corner() -> None:
+    st = TableState(
+        table_id="T1",
+        frame=3,
+        t=0.12,
+        seats=[SeatState(seat=2, high=["Jk", "Kd", "Ts", "5h", "3c"], low=["As", "Ah"])],
+        blank_corner_faces={"seat2.high": ["Jk"]},
+    )
+    text = _live_view_text(st)
+    assert "Jk* Kd Ts 5h 3c" in text and "Kd*" not in text
+    assert "named by a blank corner" in text and "not read here" not in text

@@ -465,8 +465,9 @@ def test_a_card_showing_its_paper_and_no_index_is_read_as_the_joker_but_only_for
     s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
     assert s.seat(1).high == ["Jk"] and s.seat(2).high == ["Kd"]
     assert s.card_confidence["seat1.high"] == [np.float32(JOKER_BY_PAPER)]
+    assert s.blank_corner_faces == {"seat1.high": ["Jk"]}  # said apart from the cards read by index
     assert JOKER_BY_PAPER < 0.7  # MonitorConfig.review_below
     # the same card with an index in its corner is a face the detector did not find: not a Joker
     t.paper = [(250, 620, True)]
     s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
-    assert s.seat(1).high == [] and s.seat(2).high == ["Kd"]
+    assert s.seat(1).high == [] and s.seat(2).high == ["Kd"] and s.blank_corner_faces == {}

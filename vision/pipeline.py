@@ -154,6 +154,7 @@ class _ZoneRead(NamedTuple):
     cards: tuple[float, ...]  # TableState.card_confidence
     unread: int  # TableState.unread_faces
     carried: tuple[str, ...]  # TableState.carried_faces
+    blank_corner: tuple[str, ...]  # TableState.blank_corner_faces
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -589,6 +590,7 @@ class TablePipeline:
         self._read_cards: dict[str, tuple[float, ...]] = {}
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
         self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
+        self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
         # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
         # forgotten when the region is read empty
@@ -642,6 +644,7 @@ class TablePipeline:
         cards: dict[str, list[float]] = {}
         unread: dict[str, int] = {}
         carried: dict[str, list[str]] = {}
+        blank: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -667,6 +670,8 @@ class TablePipeline:
                         unread[z.key] = got.unread
                     if got.carried:
                         carried[z.key] = list(got.carried)
+                    if got.blank_corner:
+                        blank[z.key] = list(got.blank_corner)
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
@@ -676,6 +681,8 @@ class TablePipeline:
             update["unread_faces"] = unread
         if carried:
             update["carried_faces"] = carried
+        if blank:
+            update["blank_corner_faces"] = blank
         return state.model_copy(update=update) if update else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:
@@ -803,6 +810,7 @@ class TablePipeline:
                         self._read_cards.get(z.key, ()),
                         self._read_unread.get(z.key, 0),
                         self._read_carried.get(z.key, ()),
+                        self._read_blank.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -904,12 +912,15 @@ class TablePipeline:
             self._read_cards.pop(key, None)
             self._read_unread.pop(key, None)
             self._read_carried.pop(key, None)
+            self._read_blank.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
             # (the reads before merging too: an index merged into another card's box still shows its card)
             seen = Detections.merge([dets, found])
             jokers = blank_corner_cards(crop, seen, r.px_per_mm, self._unread_boxes)
+            by_paper = np.zeros(len(dets) + len(jokers), bool)
+            by_paper[len(dets) :] = True
             if len(jokers):  # a Joker printing no index (or a star) that the detector could not read
                 n = len(jokers)
                 dets = Detections.merge(
@@ -937,6 +948,8 @@ class TablePipeline:
                     # a face's confidence is its read's; a back's is the detector's score for it
                     # (TableState.card_confidence)
                     out[z].append((float(img_x[i]), label, float(dets.confidence[i])))
+                    if by_paper[i]:
+                        self._read_blank[z] = (*self._read_blank.get(z, ()), label)
             carried = self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)

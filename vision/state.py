@@ -84,6 +84,11 @@ class TableState(_Model):
     # display showed; ``vision.pipeline._carry_known_face``). Its confidence is that earlier read's.
     # Empty: every face listed was read where it lies (ground truth, older records).
     carried_faces: dict[str, list[str]] = Field(default_factory=dict)
+    # Face-up cards a zone lists that were named by a blank corner, by the same keys: card-white paper
+    # where a card's index would print and no ink there, so a Joker that prints none (or a faint star;
+    # ``vision._blank_corner``). A deduction, not a read: its confidence is ``JOKER_BY_PAPER`` (0.6).
+    # Empty: every face listed was read by its index (ground truth, older records).
+    blank_corner_faces: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
@@ -91,13 +96,17 @@ class TableState(_Model):
             if key == "iverify":
                 raise ValueError(f"unread_faces[{key!r}]: only card zones on the felt (frame {self.frame})")
             self.zone_cards(key)  # names the zone, or says it is none
-        for key, named in self.carried_faces.items():
-            missing = set(named) - set(self.zone_cards(key))
-            if missing:
-                raise ValueError(
-                    f"carried_faces[{key!r}] names {sorted(missing)}, not among the zone's cards "
-                    f"at frame {self.frame}"
-                )
+        for field, faces in (
+            ("carried_faces", self.carried_faces),
+            ("blank_corner_faces", self.blank_corner_faces),
+        ):
+            for key, named in faces.items():
+                missing = set(named) - set(self.zone_cards(key))
+                if missing:
+                    raise ValueError(
+                        f"{field}[{key!r}] names {sorted(missing)}, not among the zone's cards "
+                        f"at frame {self.frame}"
+                    )
         for key, confs in self.card_confidence.items():
             cards = self.zone_cards(key)
             if len(confs) != len(cards):

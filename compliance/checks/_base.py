@@ -88,7 +88,8 @@ class Check:
         """``read``: the lowest camera read confidence of the face cards the finding rests on (None:
         sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it.
         ``rests_on``: the positions whose cards it rests on; a card of theirs the camera named from the
-        hand seen whole before rather than read where it lay (``PositionState.carried``) is said."""
+        hand seen whole before rather than read where it lay (``PositionState.carried``), or by a blank
+        corner (``PositionState.blank_corner``), is said."""
         if read is not None and read < confidence:
             confidence = read
             observed = f"{observed} (camera read confidence {read:.2f})"
@@ -97,6 +98,12 @@ class Check:
             observed += (
                 f" [not read where it lay: {', '.join(carried)}, named as the one card missing from the"
                 " hand the camera saw whole before]"
+            )
+        blank = [f"{c} at {p.name}" for p in rests_on for c in sorted(p.blank_corner)]
+        if blank:
+            observed += (
+                f" [named by a blank corner: {', '.join(blank)}, card-white paper where an index would"
+                " print, so a Joker printing none]"
             )
         if rnd.void_reason is not None and self.check_id is not CheckId.FOREIGN_CARD:
             observed = f"{observed} [round void: {rnd.void_reason}]"
