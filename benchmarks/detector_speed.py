@@ -32,7 +32,9 @@ def main() -> None:
     from render.training import render_scene
     from vision.detector import load_detector
 
-    det = load_detector(args.models, threads=args.threads)
+    # as the camera pipeline loads it (vision.pipeline.load_shipped_detector): a crop read at its own
+    # scale in 256-px tiles; plain load_detector() letterboxes it down to one 256-px input (faster)
+    det = load_detector(args.models, threads=args.threads, upscale=1.0, tile=True)
     crops = []
     for i in range(8):
         rng = np.random.default_rng([99, i])

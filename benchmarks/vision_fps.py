@@ -36,16 +36,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _detector(args: argparse.Namespace, clip: Path) -> tuple[Any, str]:
+def _detector(args: argparse.Namespace, clip: Path, layout: Any) -> tuple[Any, str]:
     if args.detector:
         mod, _, attr = args.detector.partition(":")
         obj = getattr(importlib.import_module(mod), attr)
         return (obj() if callable(obj) else obj), args.detector
     models = ROOT / "models"
     if not args.truth_boxes and (models / "card_det.onnx").exists() and (models / "card_cls.onnx").exists():
-        from vision.detector import load_detector
+        from vision.pipeline import coarse_camera, load_shipped_detector
 
-        return load_detector(), "shipped model (models/, onnxruntime, 1 thread)"
+        # as the pipeline loads it (zone crops read at their own scale, the classifier for the camera);
+        # plain load_detector() would letterbox each crop down to 256 px, faster and not what
+        # watch()/audit run
+        coarse = coarse_camera(layout)
+        return (
+            load_shipped_detector(coarse),
+            "shipped model as the pipeline loads it (models/, onnxruntime, 1 thread"
+            + (", the coarse camera's classifier)" if coarse else ")"),
+        )
     from vision.evaluate import TruthDetector
 
     return TruthDetector(Path(f"{clip.with_suffix('')}.boxes.jsonl.gz")), "ground-truth boxes (no model)"
@@ -92,7 +100,7 @@ def main() -> int:
 
     truth = json.loads(Path(f"{clip.with_suffix('')}.truth.json").read_text())
     layout = load_layout(clip.parent / truth["layout"])
-    det, det_name = _detector(args, clip)
+    det, det_name = _detector(args, clip, layout)
 
     cap = cv2.VideoCapture(str(clip))
     fps = float(cap.get(cv2.CAP_PROP_FPS)) or 25.0
