@@ -236,3 +236,29 @@ def test_shipped_detector_reads_card_bodies_and_they_name_bellot_pip_cards_its_i
     assert "5c" not in plain and "5c" in looked
     assert looked <= hand and plain <= hand
     assert len(looked) > len(plain)
+
+
+def test_a_coarse_camera_gets_its_own_index_classifier_and_the_sample_camera_the_default() -> None:
+    """A 1280x720 view of the felt shows the card regions at ~0.8 px/mm (enlarged twice for the
+    detector): the pipeline reads them with the classifier fine-tuned on such crops; the sample's
+    1920x1080 (~1.2 px/mm) with the default one (MODEL_CARD.md, "coarse camera")."""
+    from render.table import build_layout
+    from vision.pipeline import coarse_camera, load_shipped_detector
+
+    files = DetectorFiles.in_dir(DEFAULT_MODELS_DIR)
+    assert files.cls_coarse is not None and files.cls_coarse != files.cls
+    coarse = build_layout("seven-card", image_size=(1280, 720))
+    fine = build_layout("seven-card", image_size=(1920, 1080))
+    assert coarse_camera(coarse) and not coarse_camera(fine)
+    assert load_shipped_detector(coarse=True).cls_file == files.cls_coarse  # type: ignore[attr-defined]
+    assert load_shipped_detector(coarse=False).cls_file == files.cls  # type: ignore[attr-defined]
+
+
+def test_without_a_coarse_classifier_every_camera_gets_the_default_one(tmp_path: Path) -> None:
+    import shutil
+
+    for name in ("card_det.onnx", "card_cls.onnx"):
+        shutil.copy(DEFAULT_MODELS_DIR / name, tmp_path / name)
+    files = DetectorFiles.in_dir(tmp_path)
+    assert files.cls_coarse is None and files.body is None
+    assert load_detector(tmp_path, coarse_camera=True).cls_file == tmp_path / "card_cls.onnx"

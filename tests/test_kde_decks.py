@@ -157,6 +157,17 @@ def test_export_table_training_val_decks_option(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "c/export.json").read_text())["val_decks"] == list(VALIDATION_DECKS)
 
 
+def test_export_table_training_image_size_option(tmp_path: Path) -> None:
+    from compliance.cli import app
+
+    base = ["export-table-training", "--clips", "0", "--val-clips", "0", "--workers", "1"]
+    res = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "a"), "--image-size", "1280by720"])
+    assert res.exit_code == 2 and "1280by720" in res.output and "--image-size" in res.output
+    res = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "b"), "--image-size", "1280x720"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "b/export.json").read_text())["image_size"] == [1280, 720]
+
+
 def test_a_clean_held_out_export_uses_only_that_deck(tmp_path: Path) -> None:
     export_zone_training(
         tmp_path, clips=0, val_clips=1, seed=4, frames_per_clip=3, workers=1, val_decks=("kde-standard",)

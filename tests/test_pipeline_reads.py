@@ -289,13 +289,16 @@ def test_the_shipped_detector_loaded_on_first_use_also_gives_its_unread_faces(
 ) -> None:
     import vision.pipeline as vp
 
-    monkeypatch.setattr(vp, "load_shipped_detector", lambda: _WithUnread({"Kd"}))
-    lazy = vp._LazyDetector()
+    asked: list[bool] = []
+    monkeypatch.setattr(
+        vp, "load_shipped_detector", lambda coarse=False: asked.append(coarse) or _WithUnread({"Kd"})
+    )
+    lazy = vp._LazyDetector(coarse=True)  # a coarse camera's detector, asked for on first use
     lay = make_layout()
     t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
     s = _run(TablePipeline(lay, lazy, CFG), t, 10, 0)[-1]
-    assert s.seat(1).high == ["As"] and s.unread_faces == {"seat1.high": 1}
-    monkeypatch.setattr(vp, "load_shipped_detector", lambda: _SureOf({}))  # one without: none
+    assert s.seat(1).high == ["As"] and s.unread_faces == {"seat1.high": 1} and asked == [True]
+    monkeypatch.setattr(vp, "load_shipped_detector", lambda coarse=False: _SureOf({}))  # one without: none
     s = _run(TablePipeline(lay, vp._LazyDetector(), CFG), t, 10, 0)[-1]
     assert s.seat(1).high == ["As", "Kd"] and s.unread_faces == {}
 

@@ -232,6 +232,10 @@ def export_table_training(
         bool,
         typer.Option(help="also write the training rounds' whole zone crops (the card body model's data)"),
     ] = False,
+    image_size: Annotated[
+        str | None,
+        typer.Option(help="camera resolution WIDTHxHEIGHT of every round (default: drawn per round)"),
+    ] = None,
 ) -> None:
     """Write detector training data cut from rendered table frames exactly as the pipeline cuts zones."""
     from render.zone_data import export_zone_training, parse_val_decks
@@ -240,6 +244,14 @@ def export_table_training(
         val = parse_val_decks(val_decks)
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--val-decks") from None
+    size: tuple[int, int] | None = None
+    if image_size is not None:
+        w, _, h = image_size.lower().partition("x")
+        if not (w.isdigit() and h.isdigit() and int(w) >= 64 and int(h) >= 64):
+            raise typer.BadParameter(
+                f"{image_size!r}: expected WIDTHxHEIGHT in pixels, e.g. 1280x720", param_hint="--image-size"
+            )
+        size = (int(w), int(h))
     totals = export_zone_training(
         out,
         clips,
@@ -250,6 +262,7 @@ def export_table_training(
         val_decks=val,
         synthetic_jokers=synthetic_jokers,
         train_zones=train_zones,
+        image_size=size,
     )
     for split, t in totals.items():
         typer.echo(f"{split}: {vars(t)}")

@@ -60,12 +60,14 @@ class DetectorFiles:
     det: Path
     cls: Path
     body: Path | None = None  # the card body model (vision.card_body), where there is one
+    # the index classifier for a coarse camera (``OnnxCardDetector(coarse_camera=True)``), where there is one
+    cls_coarse: Path | None = None
 
     @classmethod
     def in_dir(cls, models_dir: Path) -> DetectorFiles:
-        body = models_dir / "card_body.onnx"
+        body, coarse = models_dir / "card_body.onnx", models_dir / "card_cls_coarse.onnx"
         det, cls_ = models_dir / "card_det.onnx", models_dir / "card_cls.onnx"
-        return cls(det, cls_, body if body.is_file() else None)
+        return cls(det, cls_, body if body.is_file() else None, coarse if coarse.is_file() else None)
 
     def check(self) -> None:
         for p in (self.det, self.cls):
@@ -418,6 +420,7 @@ class OnnxCardDetector:
         second_look: float = 0.0,
         narrow_look: float = 0.6,
         body_look: float = _BODY_LOOK,
+        coarse_camera: bool = False,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -428,7 +431,10 @@ class OnnxCardDetector:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.log_severity_level = 3
         self._det = ort.InferenceSession(str(files.det), opts, providers=["CPUExecutionProvider"])
-        self._cls = ort.InferenceSession(str(files.cls), opts, providers=["CPUExecutionProvider"])
+        # a coarse camera's crops are enlarged more (a 720p view: about 0.8 px/mm on the felt, read at
+        # 1.6): its own classifier, fine-tuned on such crops, reads them; the default one the rest
+        self.cls_file = files.cls_coarse if coarse_camera and files.cls_coarse is not None else files.cls
+        self._cls = ort.InferenceSession(str(self.cls_file), opts, providers=["CPUExecutionProvider"])
         self._det_in = self._det.get_inputs()[0]
         self._cls_in = self._cls.get_inputs()[0]
         self.imgsz = int(self._det_in.shape[2])

@@ -317,9 +317,9 @@ def evaluate_clip(
         detector = TruthDetector(Path(f"{stem}.boxes.jsonl.gz"))
     cfg = config or PipelineConfig()
     if detector is None:
-        from vision.pipeline import load_shipped_detector
+        from vision.pipeline import coarse_camera, load_shipped_detector
 
-        detector = load_shipped_detector()
+        detector = load_shipped_detector(coarse_camera(lay))
     pipe = TablePipeline(lay, detector, cfg)
     pred: list[TableState] = []
     frames = 0

@@ -173,20 +173,35 @@ def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float
     return max(1.0, (card_px_per_mm or region_px_per_mm) / region_px_per_mm)
 
 
-def load_shipped_detector() -> CardDetector:
-    """The trained detector shipped in models/, set up for zone crops (read in model-sized tiles)."""
+# a camera showing the card regions at fewer pixels per mm than this (before they are enlarged to
+# ``CARD_PX_PER_MM`` for the detector) is coarse: a 1280x720 view of the felt shows 0.80-0.83 px/mm
+# there, the sample's 1920x1080 1.20-1.24
+COARSE_CAMERA_PX_PER_MM = 1.0
+
+
+def coarse_camera(layout: TableLayout) -> bool:
+    """Whether the layout's camera is coarse (``COARSE_CAMERA_PX_PER_MM``): its card regions' own
+    resolution, the median over them, is below it."""
+    own = [r.px_per_mm for r in build_regions(layout) if r.kind == "cards"]
+    return bool(own) and float(np.median(own)) < COARSE_CAMERA_PX_PER_MM
+
+
+def load_shipped_detector(coarse: bool = False) -> CardDetector:
+    """The trained detector shipped in models/, set up for zone crops (read in model-sized tiles);
+    ``coarse``: for a coarse camera (``coarse_camera``), its own index classifier where one ships."""
     from vision.detector import load_detector
 
-    return load_detector(upscale=1.0, tile=True)
+    return load_detector(upscale=1.0, tile=True, coarse_camera=coarse)
 
 
 class _LazyDetector:
-    def __init__(self) -> None:
+    def __init__(self, coarse: bool = False) -> None:
         self._det: CardDetector | None = None
+        self._coarse = coarse
 
     def _loaded(self) -> CardDetector:
         if self._det is None:
-            self._det = load_shipped_detector()
+            self._det = load_shipped_detector(self._coarse)
         return self._det
 
     def detect(self, image: np.ndarray) -> Detections:
@@ -1045,7 +1060,7 @@ def watch(
 
     cfg = config or PipelineConfig()
     clip_start = 0.0
-    det: CardDetector = detector if detector is not None else _LazyDetector()
+    det: CardDetector = detector if detector is not None else _LazyDetector(coarse_camera(layout))
     pipe: TablePipeline | None = None
     clip: str | None = None
     last_live_t: float | None = None
