@@ -21,7 +21,8 @@ display, the LCD, each bet circle and payout spot):
    counts as occluded this time, and is read again once the arm has gone.)
 3. **Settle, then read.** A changed, unoccluded zone is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
-   upright crop goes to the card detector (card regions, the i-Verify cards) or to a cheap reader
+   upright crop goes to the card detector (card regions, the i-Verify cards; a coarse camera's
+   detector reads indices with its own classifier, ``coarse_camera``) or to a cheap reader
    (LCD digit, i-Verify header and visibility, chips in a bet circle or a payout spot). A reading
    that differs from the previous one is confirmed by ``confirm_reads`` agreeing reads before the
    zone counts as settled. A face whose index was found but not read surely enough to name it (the
