@@ -29,7 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from compliance.alerts import Alert, timecode
-from compliance.events import CheckId, Event, RoundRecord
+from compliance.events import CheckId, Event, HandRecord, RoundRecord
 
 __all__ = [
     "CLIPS_DIR",
@@ -141,21 +141,27 @@ def _e(x: object) -> str:
     return html.escape("" if x is None else str(x))
 
 
-_CARRIED_TIP = "not read where it lay: the one card missing from the hand seen whole before"
-_BLANK_TIP = "named by a blank corner: card-white paper where an index would print, so a Joker printing none"
+# a hand's cards named without their index read where they lay: (HandRecord field, mark, what it means)
+_NAMED_WITHOUT_INDEX = (
+    ("carried", "~", "not read where it lay: the one card missing from the hand seen whole before"),
+    (
+        "blank_corner",
+        "*",
+        "named by a blank corner: card-white paper where an index would print, so a Joker printing none",
+    ),
+)
 
 
-def _cards(cards: Sequence[str], carried: Sequence[str] = (), blank_corner: Sequence[str] = ()) -> str:
-    """Cards as text; those in ``carried`` (``HandRecord.carried``) marked ``~`` and those in
-    ``blank_corner`` (``HandRecord.blank_corner``) ``*``, each with a tooltip."""
+def _cards(cards: Sequence[str], hand: HandRecord | None = None) -> str:
+    """Cards as text; those ``hand`` names without their index (``_NAMED_WITHOUT_INDEX``) marked, with
+    a tooltip."""
     if not cards:
         return "&ndash;"
 
     def one(c: str) -> str:
-        if c in carried:
-            return f'<span class=doubt title="{_CARRIED_TIP}">{_e(c)}~</span>'
-        if c in blank_corner:
-            return f'<span class=doubt title="{_BLANK_TIP}">{_e(c)}*</span>'
+        for field, mark, tip in _NAMED_WITHOUT_INDEX:
+            if hand is not None and c in getattr(hand, field):
+                return f'<span class=doubt title="{tip}">{_e(c)}{mark}</span>'
         return _e(c)
 
     return " ".join(one(c) for c in cards)
@@ -277,9 +283,9 @@ def clip_html(rep: ClipReport) -> str:
                         [
                             _e(h.position),
                             "yes" if h.active else "",
-                            _cards(h.cards, h.carried, h.blank_corner),
-                            _cards(h.high, h.carried, h.blank_corner),
-                            _cards(h.low, h.carried, h.blank_corner),
+                            _cards(h.cards, h),
+                            _cards(h.high, h),
+                            _cards(h.low, h),
                             _e(h.set_by),
                         ],
                         "",
@@ -289,12 +295,9 @@ def clip_html(rep: ClipReport) -> str:
             )
         )
         marks = [
-            f"{m} {tip}"
-            for m, tip, used in (
-                ("~", _CARRIED_TIP, any(h.carried for h in r.hands)),
-                ("*", _BLANK_TIP, any(h.blank_corner for h in r.hands)),
-            )
-            if used
+            f"{mark} {tip}"
+            for field, mark, tip in _NAMED_WITHOUT_INDEX
+            if any(getattr(h, field) for h in r.hands)
         ]
         if marks:  # the marks explained on the page too (a tooltip does not print)
             parts.append(f"<p class=small>{_e('; '.join(marks))}</p>")
