@@ -89,7 +89,7 @@ def main() -> int:
     cv2.setNumThreads(args.threads)
 
     from vision.layout import load_layout
-    from vision.pipeline import PipelineConfig, TablePipeline
+    from vision.pipeline import READ_AHEAD, PipelineConfig, TablePipeline
     from vision.sources import iter_frames
 
     clip = args.clip or _clip_720p()
@@ -117,7 +117,7 @@ def main() -> int:
     c0 = time.process_time()
     t0 = time.perf_counter()
     frames = analysed = states = 0
-    for fr in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True):
+    for fr in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD):
         frames += 1
         if fr.image is None:
             continue
@@ -144,6 +144,12 @@ def main() -> int:
         f"{1000 * pipe.detector_seconds / max(1, analysed):.2f} ms per analysed frame, "
         f"{100 * pipe.detector_seconds / wall:.0f}% of replay time"
     )
+    memory = getattr(det, "tile_memory", None)
+    if memory is not None and memory.asked:
+        print(
+            f"tile memory:  {memory.answered} of {memory.asked} stage-1 tiles answered from memory "
+            f"({100 * memory.answered / memory.asked:.0f}%)"
+        )
     print(
         f"pipeline:     {1000 * (wall - pipe.detector_seconds) / max(1, frames):.2f} ms per frame "
         "without detector"

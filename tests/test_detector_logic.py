@@ -126,7 +126,7 @@ def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates(
     from vision.detector import OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
-    det.imgsz, det.iou = 256, 0.5
+    det.imgsz, det.iou, det.tile_memory = 256, 0.5, None
     h, w = 300, 600
     yy, xx = np.mgrid[0:h, 0:w]
     # each pixel carries its own image coordinates, so a tile knows where it was cut from

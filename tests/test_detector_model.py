@@ -14,8 +14,8 @@ import pytest
 
 from render.artwork import HELD_OUT_DECKS, VALIDATION_DECKS, load_deck
 from rules.cards import parse_cards
-from vision.detections import CLASSES
-from vision.detector import DEFAULT_MODELS_DIR, DetectorFiles, load_detector
+from vision.detections import CLASSES, Detections
+from vision.detector import DEFAULT_MODELS_DIR, DetectorFiles, load_detector, tile_origins
 from vision.pipeline import CARD_PX_PER_MM
 
 _HAND = parse_cards("As Kd 7h Tc 4s")
@@ -262,3 +262,41 @@ def test_without_a_coarse_classifier_every_camera_gets_the_default_one(tmp_path:
     files = DetectorFiles.in_dir(tmp_path)
     assert files.cls_coarse is None and files.body is None
     assert load_detector(tmp_path, coarse_camera=True).cls_file == tmp_path / "card_cls.onnx"
+
+
+def test_memory_answers_a_still_crop_and_reads_a_changed_tile_afresh() -> None:
+    """The pipeline's detector remembers stage 1's finds per tile and the classifier's reads per index
+    box (``memory``): a crop read again unchanged is answered from memory with the same cards and
+    confidences; a card swapped in one tile is read anew, as a detector without memory reads it."""
+    plain = load_detector(tile=True)
+    remembering = load_detector(tile=True, memory=8)
+    img, truth = _row_of_cards(VALIDATION_DECKS[0])
+    assert img.shape[1] > plain.imgsz  # several tiles
+
+    def cards(found: Detections) -> list[tuple[str, int]]:
+        return sorted((lab, round(float(b[0]) / 10)) for lab, b in zip(found.labels, found.xyxy, strict=True))
+
+    first = remembering.detect(img)
+    assert cards(first) == cards(plain.detect(img))
+    memory = remembering.tile_memory
+    assert memory is not None and memory.answered == 0
+    again = remembering.detect(img.copy())
+    assert memory.answered == memory.asked // 2 > 0  # every tile of the second read
+    reads = remembering.index_memory
+    assert reads is not None and reads.answered == reads.asked // 2 > 0  # and every index read
+    assert cards(again) == cards(first)
+    assert np.allclose(np.sort(again.confidence), np.sort(first.confidence))
+
+    # the last card drawn from another deck (the same card, other artwork): its tile changes, the
+    # others do not
+    other, _ = _row_of_cards(VALIDATION_DECKS[1])
+    x0 = int(truth[-1][1][0]) - 4
+    swapped = img.copy()
+    swapped[:, x0:] = other[:, x0:]
+    answered = memory.answered
+    got, fresh = remembering.detect(swapped), plain.detect(swapped)
+    assert cards(got) == cards(fresh)
+    # the 10's index crop reaches a few pixels into the swapped card: within the memory's tolerance,
+    # so its earlier read stands (0.811 against 0.817 read afresh)
+    assert np.allclose(np.sort(got.confidence), np.sort(fresh.confidence), atol=0.02)
+    assert 0 < memory.answered - answered < len(tile_origins(img.shape[1], img.shape[0], plain.imgsz))

@@ -137,3 +137,60 @@ def test_stream_that_never_opens() -> None:
     _FakeCap.opened = 0
     with pytest.raises(SourceError, match="camera 0: cannot open"):
         list(iter_frames(0, opener=lambda t: _FakeCap(t, [])))
+
+
+def test_reading_ahead_yields_the_same_frames_and_errors(tmp_path: Path) -> None:
+    """``read_ahead`` decodes in a thread of its own: the same frames in the same order, a folder's
+    clips one after another, and a truncated file's error after the frames before it."""
+    write_clip(tmp_path / "b.avi", _frames(7), fps=10.0)
+    write_clip(tmp_path / "a.avi", _frames(5), fps=10.0)
+
+    def seen(**kw: object) -> list[tuple[str, int, float, float]]:
+        return [
+            (Path(f.clip).name, f.frame, f.t, -1.0 if f.image is None else float(f.image.mean()))
+            for f in iter_frames(tmp_path, analyse_fps=5.0, skipped=True, **kw)  # type: ignore[arg-type]
+        ]
+
+    assert seen(read_ahead=2) == seen()
+    p = write_clip(tmp_path / "t.avi", _frames(40), fps=25.0)
+    cut = tmp_path / "cut.avi"
+    data = p.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    got = []
+    with pytest.raises(SourceError, match=r"cut.avi: frame \d+: cannot decode"):
+        for f in iter_frames(cut, read_ahead=3):
+            got.append(f.frame)
+    assert got == list(range(len(got))) and len(got) > 5
+
+
+class _CountingCap:
+    """A file of ``n`` blank frames that counts the frames read and whether it was released."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.read_count, self.released = n, 0, False
+
+    def isOpened(self) -> bool:
+        return True
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FPS: 25.0, cv2.CAP_PROP_FRAME_COUNT: float(self.n)}.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.read_count >= self.n:
+            return False, None
+        self.read_count += 1
+        return True, np.zeros((4, 4, 3), np.uint8)
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_a_caller_that_stops_early_stops_the_reading_and_the_file_is_released(tmp_path: Path) -> None:
+    clip = tmp_path / "long.mp4"
+    clip.write_bytes(b"x")
+    cap = _CountingCap(10_000)
+    frames = iter_frames(clip, opener=lambda _: cap, read_ahead=4)
+    assert [next(frames).frame for _ in range(3)] == [0, 1, 2]
+    frames.close()  # the caller is done (a watch stopped)
+    assert cap.released
+    assert cap.read_count <= 3 + 4 + 2  # read no further than the frames waiting, not the whole file

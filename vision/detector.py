@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from vision._still_memory import StillMemory
 from vision.card_body import BodyReader, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
@@ -400,6 +401,9 @@ class OnnxCardDetector:
     0.966 against 0.979: a wide font's 6 comes out a 5). 0 turns it off. Measured at 0.6 with
     cls 12 (``benchmarks/classifier_accuracy.py --data D5``), held-out index crops named at the
     classifier's floor: precision 0.9868 -> 0.9934 (wrong reads 75 -> 37), recall 0.9778 -> 0.9757.
+    ``memory``: stage 1's finds on the last this many tiles read at each place of an image (with
+    ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
+    while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
     """
 
     def __init__(
@@ -421,6 +425,7 @@ class OnnxCardDetector:
         narrow_look: float = 0.6,
         body_look: float = _BODY_LOOK,
         coarse_camera: bool = False,
+        memory: int = 0,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -464,6 +469,11 @@ class OnnxCardDetector:
             raise ValueError(f"scales must be positive, but got {list(scales)}")
         self.scales = tuple(scales) if scales is not None else None
         self.rotations = tuple(float(r) for r in rotations) if rotations else None
+        if memory < 0:
+            raise ValueError(f"memory must be >= 0, but got {memory}")
+        self.tile_memory = StillMemory(memory) if memory else None
+        # index crops: 32 px, so finer blocks; a box's place is its own, a few pictures there do
+        self.index_memory = StillMemory(2, places=4096, block=4) if memory else None
 
     def detect_raw(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
         """Every index and back found, before the two indices of a card are merged.
@@ -571,7 +581,16 @@ class OnnxCardDetector:
         size = self.imgsz
         boxes, classes, scores = [], [], []
         for x, y in tile_origins(image.shape[1], image.shape[0], size):
-            b, c, sc = self._stage1(image[y : y + size, x : x + size])
+            tile = image[y : y + size, x : x + size]
+            if self.tile_memory is None:
+                b, c, sc = self._stage1(tile)
+            else:
+                place = (image.shape, x, y)
+                found = self.tile_memory.recall(place, tile)
+                if found is None:
+                    found = self._stage1(tile)
+                    self.tile_memory.keep(place, tile, found)
+                b, c, sc = found
             boxes.append(b + np.array([x, y, x, y], np.float32))
             classes.append(c)
             scores.append(sc)
@@ -671,17 +690,30 @@ class OnnxCardDetector:
         that middle share of the square across the box's shorter side (stretched back to a square)."""
         import cv2
 
-        crops = []
+        crops, places = [], []
         for b in boxes:
             c = _crop_square(image, b, _CLS_CROP, margin)
             if narrow < 1.0:
                 c = _narrowed(c, narrow, across_x=(b[2] - b[0]) <= (b[3] - b[1]))
-            c = cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR)
-            crops.append(cv2.cvtColor(c, cv2.COLOR_BGR2RGB).transpose(2, 0, 1))
-        batch = np.ascontiguousarray(np.stack(crops), np.float32) / 255.0
-        probs = self._classify(batch)
-        if self.turned_views:  # the same crop turned 180 degrees (an index reads either way up)
-            probs = (probs + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
+            crops.append(cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR))
+            places.append((margin, narrow, *np.round(b).astype(int).tolist()))
+        memory = self.index_memory
+        known = [None if memory is None else memory.recall(p, c) for p, c in zip(places, crops, strict=True)]
+        todo = [i for i, k in enumerate(known) if k is None]
+        probs = np.zeros((len(crops), len(self._cls_names)), np.float32)
+        if todo:
+            rgb = [cv2.cvtColor(crops[i], cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for i in todo]
+            batch = np.ascontiguousarray(np.stack(rgb), np.float32) / 255.0
+            read = self._classify(batch)
+            if self.turned_views:  # the same crop turned 180 degrees (an index reads either way up)
+                read = (read + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
+            probs[todo] = read
+            if memory is not None:
+                for j, i in enumerate(todo):
+                    memory.keep(places[i], crops[i], read[j].copy())
+        for i, k in enumerate(known):
+            if k is not None:
+                probs[i] = k
         return probs
 
     def _classify(self, batch: np.ndarray) -> np.ndarray:

@@ -69,6 +69,7 @@ from vision.zones import Region, build_regions
 
 __all__ = [
     "CARD_PX_PER_MM",
+    "READ_AHEAD",
     "FrameResult",
     "PipelineConfig",
     "TablePipeline",
@@ -180,6 +181,10 @@ def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float
 COARSE_CAMERA_PX_PER_MM = 1.0
 
 
+# a file's frames are decoded this many ahead, on another core, while the pipeline analyses
+READ_AHEAD = 4
+
+
 def coarse_camera(layout: TableLayout) -> bool:
     """Whether the layout's camera is coarse (``COARSE_CAMERA_PX_PER_MM``): its card regions' own
     resolution, the median over them, is below it."""
@@ -189,10 +194,12 @@ def coarse_camera(layout: TableLayout) -> bool:
 
 def load_shipped_detector(coarse: bool = False) -> CardDetector:
     """The trained detector shipped in models/, set up for zone crops (read in model-sized tiles);
-    ``coarse``: for a coarse camera (``coarse_camera``), its own index classifier where one ships."""
+    ``coarse``: for a coarse camera (``coarse_camera``), its own index classifier where one ships.
+    A zone is read again when something in it changed, and most of its tiles are then as they were:
+    what the detector found on them is remembered (``memory``: 8 a place, as many as a table's seats)."""
     from vision.detector import load_detector
 
-    return load_detector(upscale=1.0, tile=True, coarse_camera=coarse)
+    return load_detector(upscale=1.0, tile=True, coarse_camera=coarse, memory=8)
 
 
 class _LazyDetector:
@@ -1065,7 +1072,7 @@ def watch(
     pipe: TablePipeline | None = None
     clip: str | None = None
     last_live_t: float | None = None
-    for fr in iter_frames(source, analyse_fps=cfg.analyse_fps):
+    for fr in iter_frames(source, analyse_fps=cfg.analyse_fps, read_ahead=READ_AHEAD):
         if fr.image is None:
             continue
         if fr.clip != clip:

@@ -9,6 +9,8 @@ each attempt; an unreadable file is a ``SourceError`` naming the file and the fr
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -60,6 +62,7 @@ def iter_frames(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     opener: Callable[[Any], Any] | None = None,
+    read_ahead: int = 0,
 ) -> Iterator[Frame]:
     """Frames of ``source``: a video file, an image file, a folder (files in name order, each with its
     own timestamps), a stream URL (``rtsp://``, ``http://``) or a camera index.
@@ -67,7 +70,8 @@ def iter_frames(
     ``analyse_fps`` decodes a file's frames at about that rate (every n-th frame; the others are
     grabbed without being retrieved, and yielded with ``image=None`` only when ``skipped`` is true).
     Live sources yield every frame (the pipeline skips by time). ``opener`` replaces
-    ``cv2.VideoCapture`` (tests).
+    ``cv2.VideoCapture`` (tests). ``read_ahead`` > 0 decodes a file's frames up to that many ahead in a
+    thread of their own (``_read_ahead``); what is yielded, and any error, is the same.
     """
     open_cap = opener or cv2.VideoCapture
     if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
@@ -90,12 +94,60 @@ def iter_frames(
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES + IMAGE_SUFFIXES)
         if not files:
             raise SourceError(f"{path}: folder holds no video or image files ({', '.join(VIDEO_SUFFIXES)})")
-        for f in files:
-            yield from _file(f, analyse_fps, skipped, open_cap)
-        return
-    if not path.exists():
+    elif not path.exists():
         raise SourceError(f"{path}: no such file, folder, stream URL or camera index")
-    yield from _file(path, analyse_fps, skipped, open_cap)
+    else:
+        files = [path]
+    frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_cap))
+    yield from _read_ahead(frames, read_ahead) if read_ahead > 0 else frames
+
+
+_END: Any = object()
+
+
+def _read_ahead(frames: Iterator[Frame], depth: int) -> Iterator[Frame]:
+    """``frames``, decoded up to ``depth`` ahead in a thread of their own: OpenCV lets go of the
+    interpreter while it decodes, so a file's next frames are decoded on another core while the
+    caller analyses this one. An error the reading meets is raised here, after the frames before it;
+    a caller that stops early stops the reading (and the file is released)."""
+    ready: queue.Queue[Any] = queue.Queue(depth)
+    stop = threading.Event()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for fr in frames:
+                if not put(fr):
+                    return
+            put(_END)
+        except BaseException as e:  # handed to the caller, raised there
+            put(e)
+        finally:
+            close = getattr(frames, "close", None)
+            if close is not None:
+                close()
+
+    reader = threading.Thread(target=read, name="read-ahead", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is _END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
 
 
 def _file(

@@ -1,0 +1,72 @@
+"""The detector's memory (``vision._still_memory``): a picture is answered from memory only while its
+pixels hold still, block by block."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision._still_memory import StillMemory
+
+
+def _tile(seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(40, 200, (256, 256, 3), dtype=np.uint8)
+
+
+def _noisy(tile: np.ndarray, amp: int, seed: int = 1) -> np.ndarray:
+    noise = np.random.default_rng(seed).integers(-amp, amp + 1, tile.shape)
+    return np.clip(tile.astype(int) + noise, 0, 255).astype(np.uint8)
+
+
+def test_an_unchanged_tile_is_answered_and_a_video_s_noise_does_not_count_as_change() -> None:
+    mem, tile = StillMemory(), _tile()
+    assert mem.recall("p", tile) is None  # nothing read there yet
+    mem.keep("p", tile, "found")
+    assert mem.recall("p", tile.copy()) == "found"
+    assert mem.recall("p", _noisy(tile, 3)) == "found"  # compression noise: each block's mean holds
+    assert (mem.asked, mem.answered) == (3, 2)
+
+
+def test_an_index_sized_change_anywhere_in_the_tile_is_read_again() -> None:
+    mem, tile = StillMemory(), _tile()
+    mem.keep("p", tile, "found")
+    for y, x in [(0, 0), (120, 37), (246, 246)]:
+        changed = tile.copy()
+        changed[y : y + 10, x : x + 10] = 255 - changed[y : y + 10, x : x + 10]  # one small index, turned
+        assert mem.recall("p", changed) is None, (y, x)
+    darker = np.clip(tile.astype(int) - 12, 0, 255).astype(np.uint8)  # the light changed
+    assert mem.recall("p", darker) is None
+
+
+def test_a_place_is_matched_by_pixels_and_keeps_its_last_tiles() -> None:
+    mem = StillMemory(per_place=2)
+    a, b, c = _tile(1), _tile(2), _tile(3)
+    mem.keep("p", a, "a")
+    mem.keep("p", b, "b")
+    assert mem.recall("p", a) == "a" and mem.recall("p", b) == "b"  # two seats' crops at one place
+    assert mem.recall("q", a) is None  # another place: not the same tile of the image
+    mem.keep("p", c, "c")  # the least recently used (a) is forgotten
+    assert mem.recall("p", a) is None
+    assert mem.recall("p", b) == "b" and mem.recall("p", c) == "c"
+    assert mem.recall("p", a[:128]) is None  # a smaller tile at the same place
+
+
+def test_a_slow_drift_adds_up_to_a_new_read() -> None:
+    """The tile kept is the one stage 1 read: frames that each change a little, each within reach of
+    the last, are compared with that read, not with the frame before."""
+    mem, tile = StillMemory(), _tile()
+    mem.keep("p", tile, "found")
+    answers = []
+    for step in range(1, 8):
+        drifted = tile.copy()
+        drifted[100:140, 100:140] = np.clip(tile[100:140, 100:140].astype(int) + 4 * step, 0, 255)
+        answers.append(mem.recall("p", drifted))
+    assert answers[0] == "found" and answers[-1] is None
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="per_place"):
+        StillMemory(per_place=0)
+    with pytest.raises(ValueError, match="still"):
+        StillMemory(still=0)

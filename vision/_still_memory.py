@@ -1,0 +1,79 @@
+"""What the detector found on pixels it read before, answered again while those pixels hold still.
+
+The camera pipeline reads a zone's crop when something in the zone changed and settled: a card
+dealt, a hand set down. Most of the crop is then as it was at the last read (measured on a 720p
+round: 605 of 992 of stage 1's 256-px tiles). Two memories use this:
+
+- stage 1's finds per tile (where indices and backs lie; never which card);
+- the classifier's read of an index crop, per box: the crop the classifier would see, cut at the same
+  place, with the same pixels, reads the same.
+
+"Still" is strict and local: every ``block`` x ``block`` block's mean difference, in each colour
+channel, under ``still`` grey levels. A card's index appearing, going or turning changes a block by
+tens of levels; a compressed video's noise by 1-3. What is kept is the picture that was read, not the
+latest that matched it, so a slow drift adds up until it is read again.
+
+Kept by place (for a tile, the image's size and the tile's origin; for an index, its box and cut):
+the seats' crops share a size, so a place keeps the last ``per_place`` pictures read there, most
+recently used first, and a picture is matched by its pixels, never by which zone it came from. At
+most ``places`` places are kept (the least recently used forgotten), so a long live session's memory
+stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class StillMemory:
+    """The last ``per_place`` pictures read at each of up to ``places`` places, with what was found."""
+
+    def __init__(self, per_place: int = 8, *, places: int = 256, block: int = 8, still: float = 6.0) -> None:
+        if per_place < 1:
+            raise ValueError(f"per_place must be >= 1, but got {per_place}")
+        if places < 1:
+            raise ValueError(f"places must be >= 1, but got {places}")
+        if block < 1:
+            raise ValueError(f"block must be >= 1, but got {block}")
+        if still <= 0:
+            raise ValueError(f"still must be > 0, but got {still}")
+        self.per_place, self.places, self.block, self.still = per_place, places, block, still
+        self._kept: OrderedDict[Hashable, list[tuple[np.ndarray, np.ndarray, Any]]] = OrderedDict()
+        self.asked = self.answered = 0
+
+    def _blocks(self, img: np.ndarray) -> np.ndarray:
+        h, w = img.shape[:2]
+        size = (max(w // self.block, 1), max(h // self.block, 1))
+        return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+
+    def recall(self, place: Hashable, picture: np.ndarray) -> Any | None:
+        """What was found on a picture read at ``place`` that ``picture`` still shows; None if none."""
+        self.asked += 1
+        kept = self._kept.get(place)
+        if not kept:
+            return None
+        self._kept.move_to_end(place)
+        thumb = self._blocks(picture).astype(np.float32)
+        for i, (old, old_thumb, found) in enumerate(kept):
+            # a block's mean difference is at least the difference of its means: a cheap first test
+            if old.shape != picture.shape or cv2.absdiff(thumb, old_thumb).max() >= self.still:
+                continue
+            if self._blocks(cv2.absdiff(picture, old)).max() < self.still:
+                kept.insert(0, kept.pop(i))
+                self.answered += 1
+                return found
+        return None
+
+    def keep(self, place: Hashable, picture: np.ndarray, found: Any) -> None:
+        """Remember what was found on ``picture`` at ``place`` (the oldest there is forgotten)."""
+        kept = self._kept.setdefault(place, [])
+        self._kept.move_to_end(place)
+        kept.insert(0, (picture.copy(), self._blocks(picture).astype(np.float32), found))
+        del kept[self.per_place :]
+        while len(self._kept) > self.places:
+            self._kept.popitem(last=False)
