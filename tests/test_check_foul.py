@@ -71,3 +71,47 @@ def test_a_hand_that_is_not_foul_is_not_judged() -> None:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all({"seat1": KINGS})
     t.set(1, "9s 5c").set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
     assert Run(t).findings == []
+
+
+def _turned_a_card_short(game: str, high: str, low: str, policy: str | None = None) -> Table:
+    """Seat 1's foul hand (``_foul_exposed``'s) turned up with one face the camera could not name:
+    ``high`` / ``low`` as read, a card short."""
+    cards = KINGS if game == "seven-card" else "Kc 9s 7h 5c 3d 2s"
+    t = Table(game, seats=[1, 2, 3], foul_policy=policy).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": cards})
+    t.set(1, "Kc Kd" if game == "seven-card" else "Kc").set(3).expose_dealer().dealer_set()
+    return t.place(1, high, low)
+
+
+def test_wsgc_rule5_a_foul_hand_read_a_card_short_is_judged_once_the_re_set_names_that_card() -> None:
+    """b42-0017: the 6c of a foul hand not read when it was turned up; the dealer's house-way re-set
+    shows the same cards and names it: the foul, re-set and played, is found."""
+    t = _turned_a_card_short("six-card", "7h 5c 3d 2s", "Kc")  # its 9s not read
+    t.place(1, "Kc 7h 5c 3d 2s", "9s")
+    at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == at and "re-set to high Kc 7h 5c 3d 2s / low 9s" in f.observed
+    assert "foul hand high 9s 7h 5c 3d 2s / low Kc" in f.expected
+    assert "9s not read when the hand was turned up" in f.observed
+
+
+def test_a_hand_read_a_card_short_that_the_named_card_makes_valid_is_not_a_foul() -> None:
+    t = Table("six-card", seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "Kc Kd 7h 5c 3d 2s"})
+    t.set(1, "2s").set(3).expose_dealer().dealer_set()
+    t.place(1, "Kd 7h 5c 3d", "2s")  # the Kc not read: K-7 high under a 2 low would look foul
+    t.place(1, "Kc Kd 7h 5c 2s", "3d").turn(3).collect_all().hold(1)
+    assert Run(t).of(CHECK) == []
+    # nor when the later setting is not the same cards but one (a card swapped in)
+    t = _turned_a_card_short("six-card", "7h 5c 3d 2s", "Kc")
+    t.place(1, "Kc 7h 5c 3d 4h", "9s").turn(3).collect_all().hold(1)
+    assert Run(t).of(CHECK) == []
+
+
+def test_mbs_3_7_2_a_foul_hand_read_a_card_short_then_whole_and_never_re_set_is_a_breach() -> None:
+    t = _turned_a_card_short("seven-card", "9s 7h 5c 3d", "Kc Kd")  # its 2s not read at first
+    t.place(1, "9s 7h 5c 3d 2s", "Kc Kd")  # then read where it lies: the same setting
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert "never re-set" in f.observed and "2s not read when the hand was turned up" in f.observed

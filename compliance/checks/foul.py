@@ -15,6 +15,12 @@ A player hand is *foul* when its low hand outranks its high hand (``rules.settin
   change to another full setting (a HAND_CHANGED that reads as a setting) - the dealer re-set it.
   Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips).
 
+A hand turned up with one face the camera could not name (its area one card short: the face is in
+``TableState.unread_faces``, not among the cards) is judged once a later setting of that seat names
+it: the same cards but one, in a full setting (the dealer's re-set, or the same hand read whole).
+The missing card is the one that setting adds, and it lay in the area that was short. The finding
+says so (b42-0017: a 6c not read in a foul hand, named by the house-way re-set that followed).
+
 One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen), capped by the
 camera's read confidence of every card of the two settings it rests on (the foul exposure and the
 last setting seen; ``Event.read_confidence``, the lowest per-card read of their faces): one misread
@@ -26,7 +32,8 @@ from __future__ import annotations
 from compliance.checks._base import Check, CheckContext, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import RoundState, min_read
-from rules.settings import Setting, is_foul, setting_key
+from rules.cards import parse_cards
+from rules.settings import Setting, SettingError, is_foul, setting_key
 
 __all__ = ["FoulMishandled"]
 
@@ -39,6 +46,9 @@ class FoulMishandled(Check):
         # (round, position) -> (foul setting, last setting seen, its event)
         self._fouls: dict[tuple[int, str], tuple[Setting, Setting, Event]] = {}
         self._read: dict[tuple[int, str], float | None] = {}  # read confidence of the foul exposure
+        # exposures read a card short (a face not named), until a later setting names it
+        self._short: dict[tuple[int, str], Event] = {}
+        self._named_later: dict[tuple[int, str], str] = {}  # the card a later setting named
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         policy = self.ctx.layout.foul_policy
@@ -47,10 +57,16 @@ class FoulMishandled(Check):
             if s is not None and is_foul(s):
                 self._fouls[(rnd.number, event.position)] = (s, s, event)
                 self._read[(rnd.number, event.position)] = event.read_confidence
+            elif s is None and len(event.high) + len(event.low) == rnd.hand_size - 1:
+                self._short[(rnd.number, event.position)] = event
             return []
         if event.kind is EventKind.HAND_CHANGED and event.position is not None:
-            rec = self._fouls.get((rnd.number, event.position))
+            key = (rnd.number, event.position)
             s = setting_of(event.high, event.low)
+            short = self._short.pop(key, None)
+            if short is not None and s is not None and key not in self._fouls:
+                self._complete(key, short, s, event)
+            rec = self._fouls.get(key)
             if rec is None or s is None or s.cards != rec[0].cards:
                 return []
             self._fouls[(rnd.number, event.position)] = (rec[0], s, event)
@@ -62,7 +78,8 @@ class FoulMishandled(Check):
                         t=event.t,
                         frame=event.frame,
                         expected=f"foul hand {show(rec[0])} loses as dealt (foul policy 'loses')",
-                        observed=f"the hand was re-set to {show(s)} and played",
+                        observed=f"the hand was re-set to {show(s)} and played"
+                        + self._naming(event.position, rnd),
                         read=min_read(self._read.get((rnd.number, event.position)), event.read_confidence),
                         rests_on=[rnd.positions[event.position]],
                     )
@@ -85,6 +102,7 @@ class FoulMishandled(Check):
                 observed = f"foul hand {show(foul)} re-set to {show(last)}, not the house way"
             else:
                 continue
+            observed += self._naming(position, rnd)
             if not self.once(rnd, position):
                 continue
             expected = "re-set by the house way (foul policy 'house-way-reset')"
@@ -105,8 +123,39 @@ class FoulMishandled(Check):
             )
         return out
 
+    def _complete(self, key: tuple[int, str], short: Event, s: Setting, event: Event) -> None:
+        """The exposure ``short`` (a card short) completed by the card the full setting ``s`` adds to
+        its cards, in the area that was short; kept as the foul exposure when it is foul."""
+        try:
+            seen_high, seen_low = parse_cards(short.high), parse_cards(short.low)
+        except ValueError:
+            return  # a back or no card among them: not a hand turned up
+        added = s.cards - {*seen_high, *seen_low}
+        if len(added) != 1 or not {*seen_high, *seen_low} <= s.cards:
+            return  # not the same cards but one
+        try:
+            if len(seen_high) < 5:
+                exposed = Setting(high=(*seen_high, *added), low=tuple(seen_low))
+            else:
+                exposed = Setting(high=tuple(seen_high), low=(*seen_low, *added))
+        except SettingError:
+            return
+        if is_foul(exposed):
+            self._fouls[key] = (exposed, exposed, short)
+            self._read[key] = min_read(short.read_confidence, event.read_confidence)
+            self._named_later[key] = str(next(iter(added)))
+
+    def _naming(self, position: str | None, rnd: RoundState) -> str:
+        card = self._named_later.get((rnd.number, position or ""))
+        if card is None:
+            return ""
+        return f" ({card} not read when the hand was turned up: named by the setting that followed)"
+
     def on_close(self, rnd: RoundState) -> list[Finding]:
         for key in [k for k in self._fouls if k[0] == rnd.number]:
             del self._fouls[key]
             self._read.pop(key, None)
+        for table in (self._short, self._named_later):
+            for key in [k for k in table if k[0] == rnd.number]:
+                del table[key]
         return []
