@@ -70,3 +70,28 @@ def test_bad_settings_are_refused() -> None:
         StillMemory(per_place=0)
     with pytest.raises(ValueError, match="still"):
         StillMemory(still=0)
+
+
+def test_read_through_reads_only_the_pictures_not_remembered_and_remembers_them() -> None:
+    from vision._still_memory import read_through
+
+    asked: list[list[int]] = []
+    shown: list[np.ndarray] = []
+
+    def read(todo: list[int]) -> np.ndarray:
+        asked.append(todo)
+        return np.array([[float(shown[i].mean()), float(i)] for i in todo])
+
+    pictures = [_tile(1)[:32, :32], _tile(2)[:32, :32], _tile(3)[:32, :32]]
+    mem = StillMemory(2, block=4)
+    shown[:] = pictures
+    first = read_through(mem, ["a", "b", "c"], pictures, read)
+    assert asked == [[0, 1, 2]] and first.shape == (3, 2)
+    changed = pictures[1].copy()
+    changed[:8, :8] = 255 - changed[:8, :8]
+    shown[:] = [pictures[0], changed, pictures[2]]
+    again = read_through(mem, ["a", "b", "c"], shown, read)
+    assert asked[-1] == [1]  # only the picture that changed is read again
+    assert np.array_equal(again[[0, 2]], first[[0, 2]]) and again[1, 0] != first[1, 0]
+    read_through(None, ["a", "b", "c"], pictures, read)  # no memory: everything is read
+    assert asked[-1] == [0, 1, 2]

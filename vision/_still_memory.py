@@ -5,8 +5,9 @@ dealt, a hand set down. Most of the crop is then as it was at the last read (mea
 round: 605 of 992 of stage 1's 256-px tiles). Two memories use this:
 
 - stage 1's finds per tile (where indices and backs lie; never which card);
-- the classifier's read of an index crop, per box: the crop the classifier would see, cut at the same
-  place, with the same pixels, reads the same.
+- the classifier's read of an index crop, per box, and the body model's of a card's body window: the
+  picture a model would see, cut at the same place, with the same pixels, reads the same
+  (``read_through``).
 
 "Still" is strict and local: every ``block`` x ``block`` block's mean difference, in each colour
 channel, under ``still`` grey levels. A card's index appearing, going or turning changes a block by
@@ -23,7 +24,7 @@ stays bounded.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import cv2
@@ -77,3 +78,27 @@ class StillMemory:
         del kept[self.per_place :]
         while len(self._kept) > self.places:
             self._kept.popitem(last=False)
+
+
+def read_through(
+    memory: StillMemory | None,
+    places: Sequence[Hashable],
+    pictures: Sequence[np.ndarray],
+    read: Callable[[list[int]], np.ndarray],
+) -> np.ndarray:
+    """One row of ``read``'s output per picture (at its place): answered from ``memory`` where the
+    picture is still what was read there, ``read`` (given the indices of the others, it returns their
+    rows) for the rest, which are then remembered. Without a memory, everything is read."""
+    known = [None if memory is None else memory.recall(p, c) for p, c in zip(places, pictures, strict=True)]
+    todo = [i for i, k in enumerate(known) if k is None]
+    fresh = read(todo) if todo else None
+    rows: list[np.ndarray] = [np.empty(0)] * len(pictures)
+    for j, i in enumerate(todo):
+        assert fresh is not None
+        rows[i] = fresh[j].copy()
+        if memory is not None:
+            memory.keep(places[i], pictures[i], rows[i])
+    for i, k in enumerate(known):
+        if k is not None:
+            rows[i] = k
+    return np.stack(rows) if rows else np.zeros((0, 0), np.float32)

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from vision._still_memory import StillMemory, read_through
+
 __all__ = [
     "CARD_MM",
     "INDEX_INSET",
@@ -133,6 +135,8 @@ class BodyReader:
         opts.log_severity_level = 3
         self._session: Any = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
         self._input = self._session.get_inputs()[0].name
+        # the windows read before, answered again while their pixels hold still (the detector's memory)
+        self.memory: StillMemory | None = None
         shape = self._session.get_inputs()[0].shape
         if list(shape[1:]) != [3, WINDOW_H, WINDOW_W]:
             raise ValueError(f"{onnx_path}: input shape {shape}, expected (N, 3, {WINDOW_H}, {WINDOW_W})")
@@ -146,6 +150,11 @@ class BodyReader:
         if not len(boxes):
             return np.zeros((0, NO_BODY + 1), np.float32)
         wins = [body_window(image, np.asarray(b, np.float64), all_boxes, px_per_mm) for b in boxes]
-        x = np.stack([cv2.cvtColor(w, cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for w in wins])
-        out = self._session.run(None, {self._input: np.ascontiguousarray(x, np.float32) / 255.0})[0]
-        return np.asarray(out, np.float32)
+        places = [(round(px_per_mm, 3), *np.round(b).astype(int).tolist()) for b in boxes]
+
+        def read(todo: list[int]) -> np.ndarray:
+            x = np.stack([cv2.cvtColor(wins[i], cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for i in todo])
+            out = self._session.run(None, {self._input: np.ascontiguousarray(x, np.float32) / 255.0})[0]
+            return np.asarray(out, np.float32)
+
+        return read_through(self.memory, places, wins, read)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from vision._still_memory import StillMemory
+from vision._still_memory import StillMemory, read_through
 from vision.card_body import BodyReader, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
@@ -474,6 +474,8 @@ class OnnxCardDetector:
         self.tile_memory = StillMemory(memory) if memory else None
         # index crops: 32 px, so finer blocks; a box's place is its own, a few pictures there do
         self.index_memory = StillMemory(2, places=4096, block=4) if memory else None
+        if self._body is not None and memory:
+            self._body.memory = StillMemory(2, places=1024, block=4)
 
     def detect_raw(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
         """Every index and back found, before the two indices of a card are merged.
@@ -697,24 +699,16 @@ class OnnxCardDetector:
                 c = _narrowed(c, narrow, across_x=(b[2] - b[0]) <= (b[3] - b[1]))
             crops.append(cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR))
             places.append((margin, narrow, *np.round(b).astype(int).tolist()))
-        memory = self.index_memory
-        known = [None if memory is None else memory.recall(p, c) for p, c in zip(places, crops, strict=True)]
-        todo = [i for i, k in enumerate(known) if k is None]
-        probs = np.zeros((len(crops), len(self._cls_names)), np.float32)
-        if todo:
+
+        def read(todo: list[int]) -> np.ndarray:
             rgb = [cv2.cvtColor(crops[i], cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for i in todo]
             batch = np.ascontiguousarray(np.stack(rgb), np.float32) / 255.0
-            read = self._classify(batch)
+            probs = self._classify(batch)
             if self.turned_views:  # the same crop turned 180 degrees (an index reads either way up)
-                read = (read + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
-            probs[todo] = read
-            if memory is not None:
-                for j, i in enumerate(todo):
-                    memory.keep(places[i], crops[i], read[j].copy())
-        for i, k in enumerate(known):
-            if k is not None:
-                probs[i] = k
-        return probs
+                probs = (probs + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
+            return probs
+
+        return read_through(self.index_memory, places, crops, read)
 
     def _classify(self, batch: np.ndarray) -> np.ndarray:
         """Class probabilities of a float NCHW batch of index crops."""
