@@ -584,7 +584,14 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         grid.add_row("dealer", "", *areas)
         iv = st.iverify
         shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")
-        grid.add_row("i-Verify", "", shown, _cards(iv.high), _cards(iv.low))
+        on_panel = b.get("iverify", ())
+        grid.add_row(
+            "i-Verify",
+            "",
+            shown,
+            _cards(iv.high, blank_corner=on_panel),
+            _cards(iv.low, blank_corner=on_panel),
+        )
     tables = []
     for status, title, colour in (
         ("alert", "alerts", "red"),

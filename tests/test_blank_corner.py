@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision._blank_corner import blank_corner_cards, found_card_rects
+from vision._blank_corner import blank_corner_cards, blank_slot_cards, found_card_rects
 from vision.detections import BACK_CLASS, Detections
 
 PX = 1.6  # px per mm: a card is 101.6 x 142.2 px
@@ -142,3 +142,69 @@ def test_an_index_box_explains_the_card_below_it_and_the_card_above_its_turned_c
     down, up = rects
     assert down[0] < 100 < down[2] and abs(down[3] - down[1] - ch) < 1e-6 and down[1] < 200
     assert up[3] > 235 and up[1] < 200 - ch / 2 and abs(up[2] - up[0] - cw) < 1e-6
+
+
+GROUND = (70, 30, 10)  # the i-Verify display's dark ground
+
+
+def _panel(corners: list[str], width: int = 700, picture: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+    """The display below its header at 1.6 px/mm, a card in each of the default slots (5 high, 2 low)
+    with ``corners[i]`` in slot i's corner ("index", "blank", "star", or "" for no card), and a grey
+    ``picture`` mm square in each card's middle; the boxes a detector finds (the "index" cards' top-left
+    indices) and the scale."""
+    from vision.layout import IVerifySlots
+
+    geo, px = IVerifySlots(), 1.6
+    cw, ch = round(geo.card_width_mm * px), round(geo.card_width_mm * px * 88.9 / 63.5)
+    img = np.zeros((ch + 30, width, 3), np.uint8)
+    img[:] = GROUND
+    found = []
+    for i, corner in enumerate(corners):
+        if not corner:
+            continue
+        mm = geo.margin_mm + i * (geo.card_width_mm + geo.gap_mm) + (geo.low_break_mm if i >= 5 else 0)
+        x0, y0 = round(mm * px), 12
+        img[y0 : y0 + ch, x0 : min(x0 + cw, width)] = 250
+        if corner == "index":
+            img[y0 + 5 : y0 + 20, x0 + 5 : x0 + 15] = 0  # the rank
+            img[y0 + 22 : y0 + 32, x0 + 5 : x0 + 15] = 0  # the suit
+            found.append([x0 + 3, y0 + 3, x0 + 17, y0 + 34])
+        elif corner == "star":
+            img[y0 + 6 : y0 + 11, x0 + 6 : x0 + 11] = 0
+        if picture:
+            p = round(picture * px / 2)
+            img[y0 + ch // 2 - p : y0 + ch // 2 + p, x0 + cw // 2 - p : x0 + cw // 2 + p] = 110
+    return img, np.array(found, np.float64).reshape(-1, 4), px
+
+
+@pytest.mark.parametrize("picture", [0, 20, 40])
+def test_a_card_on_the_display_with_no_index_in_a_slot_nothing_was_found_in_is_found(picture: int) -> None:
+    from vision.layout import IVerifySlots
+
+    img, found, px = _panel(["index"] * 5 + ["blank", "index"], picture=picture)
+    got = blank_slot_cards(img, found, px, IVerifySlots(), 5, 2)
+    slot5 = (IVerifySlots().margin_mm + 5 * (IVerifySlots().card_width_mm + 3.0) + 14.0) * px
+    assert len(got) == 1 and abs(got[0, 0] - slot5) < 8 and got[0, 1] < 30  # at that card's corner
+
+
+def test_the_display_s_faces_not_found_empty_slots_and_cut_off_cards_are_not_jokers() -> None:
+    from vision.layout import IVerifySlots
+
+    geo = IVerifySlots()
+    # a face whose index was not found: ink in its corner
+    img, found, px = _panel(["index"] * 5 + ["index", "index"])
+    assert len(blank_slot_cards(img, found[[0, 1, 2, 3, 4, 6]], px, geo, 5, 2)) == 0
+    # a slot showing the ground: no card there
+    img, found, px = _panel(["index"] * 5 + ["", "index"])
+    assert len(blank_slot_cards(img, found, px, geo, 5, 2)) == 0
+    # the last slot cut off by the panel's edge is not looked at
+    img, found, px = _panel(["index"] * 6 + ["blank"], width=650)
+    assert len(blank_slot_cards(img, found, px, geo, 5, 2)) == 0
+    # something found on the card (an index box reaching into the slot): not looked at
+    img, found, px = _panel(["index"] * 5 + ["blank", "index"])
+    slot5 = (geo.margin_mm + 5 * (geo.card_width_mm + geo.gap_mm) + geo.low_break_mm) * px
+    onto = np.vstack([found, [[slot5 + 40, 20, slot5 + 60, 50]]])
+    assert len(blank_slot_cards(img, onto, px, geo, 5, 2)) == 0
+    # a star small enough is still a blank corner (tigullio's Joker), an index is not
+    img, found, px = _panel(["index"] * 5 + ["star", "index"])
+    assert len(blank_slot_cards(img, found, px, geo, 5, 2)) == 1

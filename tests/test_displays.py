@@ -224,6 +224,24 @@ def test_split_setting_corner_index_boxes_and_duplicates() -> None:
     assert split_setting(dets, 2) == _SEVEN
 
 
+def test_split_setting_a_cut_off_last_card_boxed_by_its_left_strip_keeps_the_slot_before_it_free() -> None:
+    """b42-0016: the panel's edge cuts off the last card, and the detector boxes its left strip from
+    the top index down (narrow, card-tall): that is its left edge, not a bottom-right index marking a
+    right edge, which put it in the slot before, the Joker's (a blank-corner find, less sure)."""
+    base = _iv_row(_SEVEN, (5, 6))
+    x5, x6 = ((_slot_left_mm(k) + 1.5) * _PX_MM for k in (5, 6))
+    # the strip a pixel lower than the whole cards' boxes: its centre below the row's middle
+    bottom = 4.0 + (_CH_MM - 4) * _PX_MM
+    extra = np.array([[x5, 4.0, x5 + 8, 26.0], [x6, 5.0, x6 + 8, bottom + 1.0]])
+    dets = Detections(
+        np.vstack([base.xyxy, extra]),
+        np.concatenate([base.class_id, [CLASSES.index(_SEVEN[1][0]), CLASSES.index(_SEVEN[1][1])]]),
+        np.concatenate([base.confidence, [0.6, 0.71]]),
+    )
+    assert split_setting(dets, 2, panel_px_per_mm=_PX_MM) == _SEVEN
+    assert split_setting(dets, 2) == _SEVEN
+
+
 def test_chips_against_the_felt() -> None:
     lay = make_layout()
     regions = build_regions(lay)

@@ -34,7 +34,7 @@ from compliance.live import (
     run_live,
 )
 from vision.layout import TableLayout
-from vision.state import SeatState, TableState
+from vision.state import IVerifyState, SeatState, TableState
 
 runner = CliRunner()
 
@@ -496,3 +496,9 @@ def test_the_live_view_marks_a_joker_named_by_its_blank_corner() -> None:
     text = _live_view_text(st)
     assert "Jk* Kd Ts 5h 3c" in text and "Kd*" not in text
     assert "named by a blank corner" in text and "not read here" not in text
+    # on the i-Verify display too (the Joker of a setting it shows)
+    iv = IVerifyState(
+        visible=True, mode="seat", seat=2, high=["Kd", "Ts", "5h", "3c", "As"], low=["Jk", "2h"]
+    )
+    text = _live_view_text(st.model_copy(update={"iverify": iv, "blank_corner_faces": {"iverify": ["Jk"]}}))
+    assert "Jk* 2h" in text and "named by a blank corner" in text

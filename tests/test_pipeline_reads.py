@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_pipeline_synth import ColourDetector, SynthTable, make_layout
+from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout
 
 from vision.detections import CLASSES, Detections
 from vision.pipeline import PipelineConfig, TablePipeline, card_centres, merge_card_indices
@@ -474,3 +474,59 @@ def test_a_card_showing_its_paper_and_no_index_is_read_as_the_joker_but_only_for
     t.paper = [(250, 620, True)]
     s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
     assert s.seat(1).high == [] and s.seat(2).high == ["Kd"] and s.blank_corner_faces == {}
+
+
+class _SlotPanel(SynthTable):
+    """A seat's setting on the i-Verify display as the renderer lays it out: one row of whole white
+    cards in the layout's slots (``IVerifySlots``, 1 px per mm: the panel is 420 x 300 mm) on the dark
+    ground, each face with its palette colour as the index in its top-left corner (what
+    ``ColourDetector`` reads). ``blank``: the face printed with no index (a grey picture in its middle
+    only: dondorf's Joker); ``inked``: one whose index the detector cannot read (black ink)."""
+
+    blank: str = ""
+    inked: str = ""
+
+    def _iv_panel(self, w: int, h: int) -> np.ndarray:
+        import cv2
+
+        p = np.zeros((h, w, 3), np.uint8)
+        p[:] = (70, 30, 10)
+        if self.header is None:
+            return p
+        cv2.putText(p, self.header, (21, 66), cv2.FONT_HERSHEY_SIMPLEX, 2.7, (255, 255, 255), 2, cv2.LINE_AA)
+        geo = self.layout.iverify_slots
+        cw, ch, top = geo.card_width_mm, geo.card_width_mm * 88.9 / 63.5, 110
+        for i, card in enumerate([*self.iv_high, *self.iv_low]):
+            low = geo.low_break_mm if i >= len(self.iv_high) else 0
+            x = round(geo.margin_mm + i * (cw + geo.gap_mm) + low)
+            p[top : top + round(ch), x : x + round(cw)] = 250
+            if card == self.blank:
+                p[top + 25 : top + 55, x + 15 : x + 40] = 120  # the picture, away from the corners
+            else:
+                p[top + 3 : top + 20, x + 3 : x + 13] = (20, 20, 20) if card == self.inked else PALETTE[card]
+        return p
+
+
+def test_the_iverify_display_s_joker_printing_no_index_is_read_as_the_joker_but_only_for_review() -> None:
+    """dondorf's Joker on the display (b42-0006): a slot shows a card and nothing was found on it, its
+    corner is blank, so it is the Joker, read at JOKER_BY_PAPER and said apart; a face the detector did
+    not read there is left unnamed."""
+    from vision._blank_corner import JOKER_BY_PAPER
+
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["Jk", "9h"]
+    t = _SlotPanel(lay, header="SEAT 1", iv_high=high, iv_low=low)
+    t.blank = "Jk"
+    s = _run(TablePipeline(lay, ColourDetector(), CFG), t, 10, 0)[-1]
+    assert s.iverify.mode == "seat" and s.iverify.high == high and s.iverify.low == low
+    assert s.blank_corner_faces == {"iverify": ["Jk"]}
+    assert s.read_confidence["iverify"] == pytest.approx(JOKER_BY_PAPER)
+    # the same card with an index in its corner (one not read): not a Joker, the hand stays short
+    t.blank, t.inked = "", "Jk"
+    s = _run(TablePipeline(lay, ColourDetector(), CFG), t, 10, 0)[-1]
+    assert s.iverify.high == high and s.iverify.low == ["9h"] and s.blank_corner_faces == {}
+    # every card found: nothing is looked for
+    t.inked = ""
+    s = _run(TablePipeline(lay, ColourDetector(), CFG), t, 10, 0)[-1]
+    assert s.iverify.low == low and s.blank_corner_faces == {}
+    assert s.read_confidence["iverify"] == pytest.approx(0.9)

@@ -17,7 +17,8 @@ here (the detector's unread boxes count such faces).
 
 Only a spread's bottom and top cards are looked for: a card with no index in the middle of a spread
 lies under the rectangle of the card left of it (the renderer fans a set hand highest first, so its
-Joker is the bottom card); the i-Verify panel is not searched.
+Joker is the bottom card). The i-Verify display shows each card whole in a slot of its own:
+``blank_slot_cards`` looks at the slots nothing was found in.
 
 This is a deduction, not a read: ``JOKER_BY_PAPER`` is the confidence given, under
 ``MonitorConfig.review_below`` (0.7), so a finding that rests on it is a review item, never an
@@ -32,8 +33,9 @@ import numpy as np
 
 from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED
 from vision.detections import BACK_CLASS, Detections
+from vision.layout import IVerifySlots
 
-__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "found_card_rects"]
+__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "blank_slot_cards", "found_card_rects"]
 
 JOKER_BY_PAPER = 0.6  # the confidence of a Joker named by its blank corner (below review_below, 0.7)
 _CORNER = np.array([0.04, 0.015, 0.2, 0.28])  # where an index is printed (xyxy, in card widths / heights)
@@ -43,6 +45,8 @@ _INDEX_INK = 0.14
 _INK_DARKER, _INK_CHROMA = 15, 18  # ink: this much darker than the paper (L*), or this colourful
 _ABUT = 0.08  # a strip this close (card widths / heights) to a found card sits against it
 _FILL = 0.8  # share of its bounding box a strip of paper must fill
+# an i-Verify slot shows a card: paper rows spanning this share of a card's height, this share paper
+_CARD_SHOWN, _CARD_PAPER = 0.8, 0.4
 
 
 class _Page:
@@ -172,6 +176,62 @@ def blank_corner_cards(
             corner[2] = min(corner[2], x + sw - 2)  # short of the next card's edge
         if page.ink_height(corner) >= _INDEX_INK * ch:
             continue  # an index is printed there: a face not read, not a blank corner
+        cx0, cy0 = card[0] + INDEX_INSET[0] * cw, card[1] + INDEX_INSET[1] * ch
+        out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def blank_slot_cards(
+    crop: np.ndarray,
+    found: np.ndarray,
+    px_per_mm: float,
+    slots: IVerifySlots,
+    high: int,
+    low: int,
+) -> np.ndarray:
+    """The i-Verify display's Jokers that print no index: the index-sized box (xyxy, at the card's
+    top-left corner) of each. ``crop``: the panel below its header, x = 0 at the panel's left edge, at
+    ``px_per_mm``; ``found``: the boxes of everything found on it (faces, backs, indices not read).
+
+    The display lays a setting's cards in fixed slots (``slots``: ``high`` then, after the break,
+    ``low``), each card whole on the panel's dark ground. A slot no found box reaches into that shows a
+    card's paper (its top and bottom margins mostly paper a card's height apart, much of it paper
+    between: a Joker's picture may be large), with no index-tall ink in its top-left corner, shows a
+    card printing no index: the Joker (b42-0006: dondorf's, in a seat's low hand). A
+    slot the panel's edge cuts off is not looked at."""
+    cw = slots.card_width_mm * px_per_mm
+    ch = cw * CARD_MM[1] / CARD_MM[0]
+    h, w = crop.shape[:2]
+    pitch = (slots.card_width_mm + slots.gap_mm) * px_per_mm
+    boxes = np.asarray(found, np.float64).reshape(-1, 4)
+    page: _Page | None = None
+    out: list[list[float]] = []
+    for i in range(high + low):
+        x0 = slots.margin_mm * px_per_mm + i * pitch + (slots.low_break_mm * px_per_mm if i >= high else 0.0)
+        x1 = x0 + cw
+        if x1 > w:
+            continue  # cut off by the panel's edge
+        reach = np.minimum(boxes[:, 2], x1) - np.maximum(boxes[:, 0], x0)
+        if (reach > 0.1 * cw).any():
+            continue  # something was found on this card
+        page = page or _Page(crop)
+        inner = page.paper[:, int(x0 + 0.1 * cw) : int(np.ceil(x1 - 0.1 * cw))]
+        rows = np.flatnonzero(inner.mean(axis=1) >= 0.5)  # a card's margins are paper edge to edge
+        if not len(rows):
+            continue  # the panel's ground
+        span = rows[-1] - rows[0] + 1
+        if not _CARD_SHOWN * min(ch, h - rows[0]) <= span <= 1.1 * ch:
+            continue  # no card's height of paper (or more than one card's)
+        if inner[rows[0] : rows[-1] + 1].mean() < _CARD_PAPER:
+            continue  # not a card's paper between (light lines, a white cuff's edge)
+        # the card's own left edge (the slots place it within a few pixels): where its paper begins
+        xa = max(int(x0 - 0.1 * cw), 0)
+        cols = np.flatnonzero(page.paper[rows[0] : rows[-1] + 1, xa : int(x0 + 0.5 * cw)].mean(axis=0) >= 0.5)
+        left = float(xa + cols[0]) if len(cols) else x0
+        card = np.array([left, rows[0], left + cw, rows[0] + ch])
+        corner = card[[0, 1, 0, 1]] + _CORNER * np.array([cw, ch, cw, ch])
+        if page.ink_height(corner) >= _INDEX_INK * ch:
+            continue  # an index is printed there: a face not found, not a blank corner
         cx0, cy0 = card[0] + INDEX_INSET[0] * cw, card[1] + INDEX_INSET[1] * ch
         out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
     return np.array(out, np.float32).reshape(-1, 4)

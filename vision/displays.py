@@ -285,7 +285,9 @@ def _row_cards(dets: Detections, wid: float) -> tuple[list[int], np.ndarray]:
     A box narrower than half a card is a corner index: inside a whole card's box it is that card read
     again and is dropped; alone (the panel cuts off the right part of a seven-card setting's last card,
     8 + 7 x 57.9 + 14 mm > 420 mm, and the detector often boxes only its top-left index) it marks the
-    card's left edge, or with the bottom-right index (below the row's middle) the right edge.
+    card's left edge, or with the bottom-right index (starting below the row's middle) the right edge.
+    A narrow box from the top down past the middle is the left strip of a card cut off (both its left
+    indices: b42-0016's Kc, which taken for a right edge was put in the slot before, the Joker's).
     """
     xyxy = dets.xyxy.astype(np.float64)
     w = xyxy[:, 2] - xyxy[:, 0]
@@ -301,7 +303,7 @@ def _row_cards(dets: Detections, wid: float) -> tuple[list[int], np.ndarray]:
             continue
         inside = whole & (xyxy[:, 0] - tol <= x0) & (x1 <= xyxy[:, 2] + tol)
         if not inside.any():
-            out.append((x0 if cy[i] <= mid else x1 - wid, i))
+            out.append((x0 if xyxy[i, 1] <= mid else x1 - wid, i))
     out.sort()
     return [i for _, i in out], np.array([x for x, _ in out])
 

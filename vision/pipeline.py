@@ -35,7 +35,8 @@ display, the LCD, each bet circle and payout spot):
    paper but prints no index where every face prints one (a spread's bottom or top card, or a card
    on its own, its corner blank or one small mark: the Joker of dondorf or tigullio) is read as the
    Joker at ``vision._blank_corner.JOKER_BY_PAPER`` (0.6: a deduction, so a finding resting on it is
-   a review item).
+   a review item); so is a card the i-Verify display shows in a slot where nothing was found, its
+   corner blank (``_panel_joker``).
 4. **Debounce** (``vision.tracking``): a zone's content must hold ``hold_frames`` frames and
    ``hold_s`` seconds before the table state changes.
 
@@ -56,7 +57,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards
+from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
 from vision.card_body import CARD_MM, INDEX_SIZED  # poker-size card (mm); the share of it an index is
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
@@ -1011,15 +1012,40 @@ class TablePipeline:
         if head.mode == "blank":
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
-        dets = self._detect(r, crop[y0:], y0, zoom=iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm))
+        zoom = iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm)
+        dets = self._detect(r, crop[y0:], y0, zoom=zoom)
+        joker = self._panel_joker(r, crop[y0:], dets, zoom)
+        if joker is not None:
+            dets = Detections.merge([dets, joker])
         high, low = split_setting(
             dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
         )
+        if joker is not None and "Jk" in (*high, *low):
+            self._read_blank["iverify"] = ("Jk",)
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
         self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
+
+    def _panel_joker(self, r: Region, panel: np.ndarray, dets: Detections, zoom: float) -> Detections | None:
+        """The i-Verify display's Joker if it prints no index (``blank_slot_cards``), read at
+        ``JOKER_BY_PAPER``; None if none. Looked for only when the faces named on the display are short
+        of a hand and hold no Joker, in the slots nothing (named or not) was found in. ``panel``: the
+        display below its header, which the detector read enlarged by ``zoom``; so is it searched."""
+        import cv2
+
+        named = set(dets.labels) - {BACK}
+        if "Jk" in named or len(named) >= self._hand_size:
+            return None
+        big = cv2.resize(panel, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        found = np.concatenate([dets.xyxy, self._unread_boxes.reshape(-1, 4)]) * zoom
+        high = self._hand_size - self._low_cards
+        slots = self.layout.iverify_slots
+        jokers = blank_slot_cards(big, found, r.px_per_mm * zoom, slots, high, self._low_cards)
+        if not len(jokers):
+            return None
+        return Detections(jokers[:1] / zoom, np.full(1, JOKER_CLASS), np.full(1, JOKER_BY_PAPER, np.float32))
 
     def _hand_on_display(self, mode: str, seat: int | None, cards: list[str], dets: Detections) -> None:
         """The hand the i-Verify display shows whole (a seat's, or the dealer's, as the house way sets

@@ -84,9 +84,10 @@ class TableState(_Model):
     # display showed; ``vision.pipeline._carry_known_face``). Its confidence is that earlier read's.
     # Empty: every face listed was read where it lies (ground truth, older records).
     carried_faces: dict[str, list[str]] = Field(default_factory=dict)
-    # Face-up cards a zone lists that were named by a blank corner, by the same keys: card-white paper
-    # where a card's index would print and no ink there, so a Joker that prints none (or a faint star;
-    # ``vision._blank_corner``). A deduction, not a read: its confidence is ``JOKER_BY_PAPER`` (0.6).
+    # Face-up cards a zone lists that were named by a blank corner, by the same keys ("iverify": the
+    # display's): card-white paper where a card's index would print and no ink there, so a Joker that
+    # prints none (or a faint star; ``vision._blank_corner``). A deduction, not a read: its confidence
+    # is ``JOKER_BY_PAPER`` (0.6).
     # Empty: every face listed was read by its index (ground truth, older records).
     blank_corner_faces: dict[str, list[str]] = Field(default_factory=dict)
 
