@@ -115,3 +115,33 @@ def test_mbs_3_7_2_a_foul_hand_read_a_card_short_then_whole_and_never_re_set_is_
     t.turn(3).collect_all().hold(1)
     [f] = Run(t).of(CHECK)
     assert "never re-set" in f.observed and "2s not read when the hand was turned up" in f.observed
+
+
+def test_mbs_3_7_2_a_hand_read_a_card_short_that_is_foul_whatever_that_card_is_settled_is_a_breach() -> None:
+    """b41-0000: high 9d 8c 4d 2d and a card not read, low Jk Ac: one more card makes at best a pair of
+    nines, under the low's pair of aces; collected as shown, never re-set."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "9d 8c 8s 4d 2d Jk Ac"})
+    t.set(1, "Jk Ac").set(3).expose_dealer().dealer_set()
+    t.place(1, "9d 8c 4d 2d", "Jk Ac")  # its 8s not read
+    at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == at and "never re-set" in f.observed
+    assert "foul whatever the card not read is" in f.observed
+    assert "high 9d 8c 4d 2d and a card not read / low Jk Ac" in f.observed
+
+
+def test_a_hand_read_a_card_short_that_one_card_could_make_valid_is_not_judged_blind() -> None:
+    # high 9d 8c 4d 2d and a card, low Jk 7c: a 9, 8, 4 or 2 would pair the high over the low's A-7
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "9d 8c 8s 4d 2d Jk 7c"})
+    t.set(1, "Jk 7c").set(3).expose_dealer().dealer_set()
+    t.place(1, "9d 8c 4d 2d", "Jk 7c").turn(3).collect_all().hold(1)
+    assert Run(t).of(CHECK) == []
+    # foul whatever the card, but the faces moved after (re-set, read short again): not judged blind
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "9d 8c 8s 4d 2d Jk Ac"})
+    t.set(1, "Jk Ac").set(3).expose_dealer().dealer_set()
+    t.place(1, "9d 8c 4d 2d", "Jk Ac").place(1, "Jk Ac 9d 8c", "4d 2d").turn(3).collect_all().hold(1)
+    assert Run(t).of(CHECK) == []

@@ -20,6 +20,10 @@ A hand turned up with one face the camera could not name (its area one card shor
 it: the same cards but one, in a full setting (the dealer's re-set, or the same hand read whole).
 The missing card is the one that setting adds, and it lay in the area that was short. The finding
 says so (b42-0017: a 6c not read in a foul hand, named by the house-way re-set that followed).
+When no later setting names it, the hand is still foul if it is foul *whatever* that card is (every
+card of the deck not shown tried in the short area: b41-0000's high 9d 8c 4d 2d and one card can be
+no more than a pair of nines, under a low Jk A, a pair of aces); under ``house-way-reset`` it is then
+judged "settled as dealt" when the seat's faces did not change before it was collected.
 
 One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen), capped by the
 camera's read confidence of every card of the two settings it rests on (the foul exposure and the
@@ -29,10 +33,10 @@ card can make a hand look foul, or re-set otherwise than it was.
 
 from __future__ import annotations
 
-from compliance.checks._base import Check, CheckContext, house_way_setting, setting_of, show
+from compliance.checks._base import Check, CheckContext, _display_order, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import RoundState, min_read
-from rules.cards import parse_cards
+from rules.cards import JOKER_CODE, Card, CardParseError, format_cards, parse_cards
 from rules.settings import Setting, SettingError, is_foul, setting_key
 
 __all__ = ["FoulMishandled"]
@@ -49,6 +53,8 @@ class FoulMishandled(Check):
         # exposures read a card short (a face not named), until a later setting names it
         self._short: dict[tuple[int, str], Event] = {}
         self._named_later: dict[tuple[int, str], str] = {}  # the card a later setting named
+        # exposures read a card short that are foul whatever the card is, while the faces stay put
+        self._blind: dict[tuple[int, str], Event] = {}
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         policy = self.ctx.layout.foul_policy
@@ -59,13 +65,24 @@ class FoulMishandled(Check):
                 self._read[(rnd.number, event.position)] = event.read_confidence
             elif s is None and len(event.high) + len(event.low) == rnd.hand_size - 1:
                 self._short[(rnd.number, event.position)] = event
+                if _foul_whatever(event.high, event.low):
+                    self._blind[(rnd.number, event.position)] = event
             return []
         if event.kind is EventKind.HAND_CHANGED and event.position is not None:
             key = (rnd.number, event.position)
             s = setting_of(event.high, event.low)
-            short = self._short.pop(key, None)
-            if short is not None and s is not None and key not in self._fouls:
-                self._complete(key, short, s, event)
+            short = self._short.get(key)
+            if short is not None and s is not None:  # a full setting: it names the card, or is other cards
+                del self._short[key]
+                self._blind.pop(key, None)
+                if key not in self._fouls:
+                    self._complete(key, short, s, event)
+            elif (
+                short is not None
+                and (event.high or event.low)
+                and (sorted(event.high), sorted(event.low)) != (sorted(short.high), sorted(short.low))
+            ):
+                self._blind.pop(key, None)  # the faces moved: not settled as they were shown
             rec = self._fouls.get(key)
             if rec is None or s is None or s.cards != rec[0].cards:
                 return []
@@ -90,7 +107,7 @@ class FoulMishandled(Check):
         return []
 
     def _judge_resets(self, rnd: RoundState) -> list[Finding]:
-        out = []
+        out = self._judge_blind(rnd)
         hw = self.ctx.house_way
         for (number, position), (foul, last, ev) in sorted(self._fouls.items(), key=lambda kv: kv[1][2].t):
             if number != rnd.number:
@@ -118,6 +135,28 @@ class FoulMishandled(Check):
                     expected=expected,
                     observed=observed,
                     read=read,
+                    rests_on=[rnd.positions[position]],
+                )
+            )
+        return out
+
+    def _judge_blind(self, rnd: RoundState) -> list[Finding]:
+        """Hands turned up a card short, foul whatever that card is, whose faces stayed as shown until
+        the round ended (foul policy ``house-way-reset``): settled as dealt."""
+        out = []
+        for (number, position), ev in sorted(self._blind.items(), key=lambda kv: kv[1].t):
+            if number != rnd.number or (number, position) in self._fouls or not self.once(rnd, position):
+                continue
+            out.append(
+                self.finding(
+                    rnd,
+                    seat=ev.seat,
+                    t=ev.t,
+                    frame=ev.frame,
+                    expected="re-set by the house way (foul policy 'house-way-reset')",
+                    observed=f"foul hand {_show_short(ev.high, ev.low)} settled as dealt, never re-set "
+                    "(foul whatever the card not read is)",
+                    read=ev.read_confidence,
                     rests_on=[rnd.positions[position]],
                 )
             )
@@ -155,7 +194,38 @@ class FoulMishandled(Check):
         for key in [k for k in self._fouls if k[0] == rnd.number]:
             del self._fouls[key]
             self._read.pop(key, None)
-        for table in (self._short, self._named_later):
+        for table in (self._short, self._named_later, self._blind):
             for key in [k for k in table if k[0] == rnd.number]:
                 del table[key]
         return []
+
+
+def _foul_whatever(high: list[str], low: list[str]) -> bool:
+    """Whether a setting shown a card short (the short area's card not read) is foul for every card
+    it could be: each card of the deck it does not show, put in the area that is short."""
+    try:
+        seen_high, seen_low = parse_cards(high), parse_cards(low)
+    except CardParseError:
+        return False  # a back or no card among them
+    seen = {*seen_high, *seen_low}
+    for card in (Card.from_code(c) for c in range(JOKER_CODE + 1)):
+        if card in seen:
+            continue
+        try:
+            if len(seen_high) < 5:
+                setting = Setting(high=(*seen_high, card), low=tuple(seen_low))
+            else:
+                setting = Setting(high=tuple(seen_high), low=(*seen_low, card))
+        except SettingError:
+            return False  # not one card short of a setting
+        if not is_foul(setting):
+            return False
+    return True
+
+
+def _show_short(high: list[str], low: list[str]) -> str:
+    """``high 9d 8c 4d 2d and a card not read / low Jk As``."""
+    hi, lo = (format_cards(sorted(parse_cards(x), key=_display_order)) for x in (high, low))
+    hi += " and a card not read" if len(high) < 5 else ""
+    lo += " and a card not read" if len(high) >= 5 else ""
+    return f"high {hi} / low {lo}"
