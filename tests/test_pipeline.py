@@ -289,3 +289,74 @@ def test_a_layout_without_payout_spots_reads_no_payout() -> None:
     p = TablePipeline(lay, ColourDetector(), CFG)
     s = _run(p, t, 8, 0)[-1]
     assert [(x.chips, x.payout) for x in s.seats] == [(True, False), (False, False), (False, False)]
+
+
+def _states_and_steps(quiet: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, object]], int]:
+    """A round's worth of changes (cards dealt, an arm over them, a card slid, a chip placed) through
+    the pipeline: its states, and how many region steps it ran. ``quiet=False``: every region stepped
+    every frame (the shortcut off)."""
+    lay = make_layout()
+    t = SynthTable(lay, lcd=2, chips={1})
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    if not quiet:
+        monkeypatch.setattr(p, "_quiet", lambda w, thumb: False)
+    steps = 0
+    step = p._step
+
+    def counted(*a: object) -> object:
+        nonlocal steps
+        steps += 1
+        return step(*a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(p, "_step", counted)
+    states = _run(p, t, 10, 0)
+    t.cards = [("As", 250, 620), ("Kd", 330, 620)]
+    states += _run(p, t, 10, 10)
+    t.arm = (300.0, 650.0)
+    states += _run(p, t, 4, 20)
+    t.cards = [("As", 560, 620), ("Kd", 330, 620)]
+    states += _run(p, t, 4, 24)
+    t.arm = None
+    states += _run(p, t, 10, 28)
+    t.chips = {1, 2}
+    states += _run(p, t, 10, 38)
+    return [s.model_dump() for s in states], steps
+
+
+def test_a_region_as_still_as_at_its_last_quiet_step_is_not_stepped_and_the_states_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``TablePipeline._quiet``: a region whose thumbnail has not changed since a step found nothing
+    changed in it is not rectified and tested again; the states are those of stepping every region
+    every frame."""
+    with_shortcut, steps = _states_and_steps(True, monkeypatch)
+    every, all_steps = _states_and_steps(False, monkeypatch)
+    assert with_shortcut == every
+    assert with_shortcut[-1]["seats"][1]["chips"] is True  # the chip placed at the end was seen
+    assert steps < 0.5 * all_steps
+
+
+def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
+    """The thumbnail is in colour: a chip as light as the felt (a blue chip on green felt) changes no
+    grey level but still wakes the bet circle's region."""
+    import cv2
+
+    from vision.pipeline import _THUMB
+
+    lay = make_layout()
+    t = SynthTable(lay)
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 12, 0)
+    img = t.frame(12)
+    w = next(w for w in p._watch if w.region.name == "seat2.bet")
+    thumb = cv2.resize(img, (img.shape[1] // _THUMB, img.shape[0] // _THUMB), interpolation=cv2.INTER_AREA)
+    assert p._quiet(w, thumb)  # nothing changed
+    x0, y0, x1, y1 = w.box  # type: ignore[misc]
+    cx, cy = _THUMB * (x0 + x1) // 2, _THUMB * (y0 + y1) // 2
+    chip = img.astype(np.int16)
+    chip[cy - 12 : cy + 12, cx - 12 : cx + 12] += np.array([40, -8, 0], np.int16)  # bluer, as light
+    chip8 = np.clip(chip, 0, 255).astype(np.uint8)
+    grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(int) for x in (img, chip8)]
+    assert np.abs(grey[0] - grey[1]).max() <= 1  # no grey level moved
+    thumb = cv2.resize(chip8, (img.shape[1] // _THUMB, img.shape[0] // _THUMB), interpolation=cv2.INTER_AREA)
+    assert not p._quiet(w, thumb)

@@ -279,6 +279,20 @@ class _Watch:
     zones: list[_ZoneWatch]
     prev: np.ndarray | None = None  # the previous analysed frame's small crop (motion test)
     zone_names: tuple[str, ...] = field(default_factory=tuple)
+    # the region's box on the frame's thumbnail (``_THUMB``), and its picture there when a step last
+    # found nothing changed in it (None since one did): while the thumbnail holds that picture, the
+    # frame's step is that finding again, without rectifying the region (``TablePipeline._quiet``)
+    box: tuple[int, int, int, int] | None = None
+    quiet: np.ndarray | None = None
+    still_step: bool = False  # the last step found nothing changed
+
+
+# the frame's thumbnail: this many times smaller each way, in colour (a blue chip on green felt can be
+# as light as the felt); a region whose thumbnail differs from its picture at its last quiet step by
+# under _QUIET_LEVEL levels in every channel everywhere is still quiet (video noise moves a 4x4
+# block's mean by about 1 level; a card dealt, moved or swapped, a chip, an arm, by tens)
+_THUMB = 4
+_QUIET_LEVEL = 6
 
 
 def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -639,9 +653,17 @@ class TablePipeline:
             self._felt = FeltModel.learn(crops)
         readings: dict[str, Hashable] = {}
         occluded: set[str] = set()
+        thumb = cv2.resize(
+            image,
+            (max(1, image.shape[1] // _THUMB), max(1, image.shape[0] // _THUMB)),
+            interpolation=cv2.INTER_AREA,
+        )
         for w in self._watch:
+            if self._quiet(w, thumb):
+                continue  # nothing changed there since a step found nothing changed
             readings.update(self._step(w, image, t))
             occluded.update(z.name for z in w.zones if z.occluded)
+            w.quiet = self._thumb_patch(w, thumb).copy() if w.still_step else None
         readings["occluded"] = frozenset(occluded)
         if self._t0 is None:
             self._t0 = t
@@ -727,6 +749,30 @@ class TablePipeline:
             out.append(_ZoneWatch(z.name, key, mask, max(1, int(mask.sum())), core, max(1, int(core.sum()))))
         return out
 
+    def _thumb_patch(self, w: _Watch, thumb: np.ndarray) -> np.ndarray:
+        if w.box is None:
+            cw, ch = w.region.size
+            corners = w.region.crop_to_image(np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64))
+            lo = np.floor(corners.min(0) / _THUMB).astype(int) - 1
+            hi = np.ceil(corners.max(0) / _THUMB).astype(int) + 1
+            x0, y0 = np.clip(lo, 0, [thumb.shape[1], thumb.shape[0]])
+            x1, y1 = np.clip(hi, 0, [thumb.shape[1], thumb.shape[0]])
+            w.box = (int(x0), int(y0), int(x1), int(y1))
+        x0, y0, x1, y1 = w.box
+        return thumb[y0:y1, x0:x1]
+
+    def _quiet(self, w: _Watch, thumb: np.ndarray) -> bool:
+        """Whether the region is as it was at its last step that found nothing changed (then that
+        step's finding holds again: each zone one frame stiller)."""
+        if w.quiet is None:
+            return False
+        patch = self._thumb_patch(w, thumb)
+        if patch.shape != w.quiet.shape or cv2.absdiff(patch, w.quiet).max() >= _QUIET_LEVEL:
+            return False
+        for z in w.zones:
+            z.changed_since, z.still = None, z.still + 1
+        return True
+
     def _step(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable]:
         """One region on one frame: the readings of its zones that settled on a new value."""
         cfg = self.cfg
@@ -753,7 +799,9 @@ class TablePipeline:
         ):  # nothing changed (the common case): no occlusion tests, no reading
             for z in w.zones:
                 z.changed_since, z.still = None, z.still + 1
+            w.still_step = True
             return {}
+        w.still_step = False
         # occluders: big skin-coloured blobs, and (not on the i-Verify display, whose own picture changes
         # from edge to edge) big changed blobs reaching in from the crop's edge: an arm of any colour
         # (chips may have any colour, skin's too: a bet circle is occluded only by what reaches in)
