@@ -47,7 +47,8 @@ Events (each at most once per position per round unless said otherwise):
   The order of these events is the deal order.
 * SEAT_SET: a seat's dealt spot is empty and both its high and its low area hold cards (face down
   or, on a face-up table, face up). ``set_by`` is "iverify" when the i-Verify display showed that
-  seat while it was not set, else "player".
+  seat while it was not set, else "player"; "player" becomes "dealer" when the hand, once turned up,
+  is re-set (a face moves from one area to the other: the dealer re-setting a foul hand).
 * IVERIFY_SEAT / IVERIFY_DEALER: the accepted display content changes to "SEAT n" / "DEALER" (again
   after it was blanked or showed something else).
 * DEALER_EXPOSED: a face (not ``BACK``) first appears in any dealer zone.
@@ -943,6 +944,12 @@ class RoundTracker:
         if p.is_set:
             p.set_high, p.set_low = p.high, p.low
             p.set_read = min_read(p.read_conf[1], p.read_conf[2])
+            if (
+                p.set_by == "player"
+                and p.exposed_event is not None
+                and _moved_across(p.exposed_event, p.high, p.low)
+            ):
+                p.set_by = "dealer"  # turned up, then re-set by the dealer (a foul hand by the house way)
         self._hand_changed(rnd, p, ch, "moved")
         self._maybe_player_exposed(rnd, p, ch)
 
@@ -1098,3 +1105,10 @@ def _settle_detail(p: PositionState) -> str:
     if p.exposed_event is not None:
         return f"after the hand was turned face up (t={p.exposed_event.t:.2f}s)"
     return "before the hand was seen face up"
+
+
+def _moved_across(exposed: Event, high: Tokens, low: Tokens) -> bool:
+    """Whether a face shown in one area when the hand was turned up now lies in the other: the hand
+    was re-set (a later, fuller read of the same areas is not)."""
+    faces = {c for c in (*high, *low) if _is_face(c)}
+    return bool((set(exposed.high) & set(low) | set(exposed.low) & set(high)) & faces)

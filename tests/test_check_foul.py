@@ -145,3 +145,16 @@ def test_a_hand_read_a_card_short_that_one_card_could_make_valid_is_not_judged_b
     t.set(1, "Jk Ac").set(3).expose_dealer().dealer_set()
     t.place(1, "9d 8c 4d 2d", "Jk Ac").place(1, "Jk Ac 9d 8c", "4d 2d").turn(3).collect_all().hold(1)
     assert Run(t).of(CHECK) == []
+
+
+def test_the_round_records_a_foul_hand_re_set_after_it_was_turned_up_as_set_by_the_dealer() -> None:
+    """The dealer's re-set is the hand's last setting, and the dealer's: a face moved between its areas
+    after it was turned up (the renderer's truth says so too). A later, fuller read of the same areas
+    is no re-set."""
+    t = _foul_exposed("six-card").place(1, "Kc 7h 5c 3d 2s", "9s").turn(3).collect_all().hold(1)
+    seat1 = next(h for h in Run(t).rounds[0].hands if h.position == "seat1")
+    assert seat1.set_by == "dealer" and seat1.low == ["9s"]
+    t = _turned_a_card_short("six-card", "7h 5c 3d 2s", "Kc").place(1, "9s 7h 5c 3d 2s", "Kc")
+    t.turn(3).collect_all().hold(1)
+    seat1 = next(h for h in Run(t).rounds[0].hands if h.position == "seat1")
+    assert seat1.set_by == "player"
