@@ -126,19 +126,24 @@ class FoulMishandled(Check):
             if hw_set is not None:
                 expected = f"re-set to {show(hw_set)} (house way; foul policy 'house-way-reset')"
             read = min_read(self._read.get((number, position)), ev.read_confidence)
-            out.append(
-                self.finding(
-                    rnd,
-                    seat=ev.seat,
-                    t=ev.t,
-                    frame=ev.frame,
-                    expected=expected,
-                    observed=observed,
-                    read=read,
-                    rests_on=[rnd.positions[position]],
-                )
-            )
+            out.append(self._settled(rnd, position, ev, expected, observed, read))
         return out
+
+    def _settled(
+        self, rnd: RoundState, position: str, ev: Event, expected: str, observed: str, read: float | None
+    ) -> Finding:
+        """A finding judged at the round's end (foul policy ``house-way-reset``), its evidence the frame
+        of the setting ``ev`` it rests on."""
+        return self.finding(
+            rnd,
+            seat=ev.seat,
+            t=ev.t,
+            frame=ev.frame,
+            expected=expected,
+            observed=observed,
+            read=read,
+            rests_on=[rnd.positions[position]],
+        )
 
     def _judge_blind(self, rnd: RoundState) -> list[Finding]:
         """Hands turned up a card short, foul whatever that card is, whose faces stayed as shown until
@@ -147,19 +152,12 @@ class FoulMishandled(Check):
         for (number, position), ev in sorted(self._blind.items(), key=lambda kv: kv[1].t):
             if number != rnd.number or (number, position) in self._fouls or not self.once(rnd, position):
                 continue
-            out.append(
-                self.finding(
-                    rnd,
-                    seat=ev.seat,
-                    t=ev.t,
-                    frame=ev.frame,
-                    expected="re-set by the house way (foul policy 'house-way-reset')",
-                    observed=f"foul hand {_show_short(ev.high, ev.low)} settled as dealt, never re-set "
-                    "(foul whatever the card not read is)",
-                    read=ev.read_confidence,
-                    rests_on=[rnd.positions[position]],
-                )
+            expected = "re-set by the house way (foul policy 'house-way-reset')"
+            observed = (
+                f"foul hand {_show_short(ev.high, ev.low)} settled as dealt, never re-set "
+                "(foul whatever the card not read is)"
             )
+            out.append(self._settled(rnd, position, ev, expected, observed, ev.read_confidence))
         return out
 
     def _complete(self, key: tuple[int, str], short: Event, s: Setting, event: Event) -> None:
