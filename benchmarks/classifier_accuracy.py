@@ -1,6 +1,7 @@
 """The shipped index classifier (stage 2) on held-out-deck crops: per deck, and by confidence.
 
     .venv/bin/python benchmarks/classifier_accuracy.py --data D3 [--models models]
+    .venv/bin/python benchmarks/classifier_accuracy.py --data D720 --classifier models/card_cls_coarse.onnx
 
 ``D3`` is a ``paigow-monitor export-table-training`` folder: its ``cls/val/cNN/*.png`` crops come
 from the held-out decks, and its ``zones/*.json`` name each validation round's deck (the crop file
@@ -29,6 +30,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, required=True, help="an export-table-training folder")
     ap.add_argument("--models", type=Path, default=ROOT / "models", help="folder with card_cls.onnx")
+    ap.add_argument(
+        "--classifier",
+        type=Path,
+        help="the classifier to score (default: MODELS/card_cls.onnx; the coarse camera's is "
+        "models/card_cls_coarse.onnx)",
+    )
     ap.add_argument(
         "--narrow-look",
         type=float,
@@ -61,7 +68,12 @@ def main() -> int:
     if not files or not deck_of:
         print(f"{args.data}: no cls/val crops or zones/*.json (run export-table-training)", file=sys.stderr)
         return 2
-    sess = ort.InferenceSession(str(args.models / "card_cls.onnx"), providers=["CPUExecutionProvider"])
+    cls_file = args.classifier or args.models / "card_cls.onnx"
+    if not cls_file.is_file():
+        print(f"{cls_file}: no such classifier", file=sys.stderr)
+        return 2
+    print(f"classifier: {cls_file}")
+    sess = ort.InferenceSession(str(cls_file), providers=["CPUExecutionProvider"])
     inp = sess.get_inputs()[0]
     size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else _meta_imgsz(sess)
     names = _class_names(sess)
