@@ -165,6 +165,8 @@ def _hand(p: PositionState) -> HandRecord:
     elif p.seat is None and p.exposed_event is not None:
         cards = list(p.exposed_event.cards)
     set_by = p.set_by if (p.set_event is not None or p.seat is None) else "unknown"
+    re_set = p.seat is not None and set_by == "dealer" and p.exposed_event is not None
+    turned_up = p.exposed_event if re_set else None
     return HandRecord(
         position=p.name,
         seat=p.seat,
@@ -175,4 +177,6 @@ def _hand(p: PositionState) -> HandRecord:
         set_by=set_by,
         carried=sorted(set(cards or [*high, *low]) & p.carried),
         blank_corner=sorted(set(cards or [*high, *low]) & p.blank_corner),
+        turned_up_high=list(turned_up.high) if turned_up else [],
+        turned_up_low=list(turned_up.low) if turned_up else [],
     )

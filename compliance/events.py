@@ -136,6 +136,11 @@ class HandRecord(_Model):
     # of its cards, those named by a blank corner: card-white paper where an index would be, so a
     # Joker that prints none (TableState.blank_corner_faces); a deduction, read at 0.6
     blank_corner: list[str] = Field(default_factory=list)
+    # a seat's hand the dealer re-set after it was turned up (set_by "dealer": a foul hand re-set by the
+    # house way): the setting it was turned up in, as the camera read it; high and low above are the
+    # re-set. Empty otherwise.
+    turned_up_high: list[str] = Field(default_factory=list)
+    turned_up_low: list[str] = Field(default_factory=list)
 
 
 class RoundRecord(_Model):

@@ -152,6 +152,15 @@ _NAMED_WITHOUT_INDEX = (
 )
 
 
+def _set_by(hand: HandRecord) -> str:
+    """Who set the hand; for a hand the dealer re-set after it was turned up, the setting it was
+    turned up in (``HandRecord.turned_up_high`` / ``turned_up_low``)."""
+    if not (hand.turned_up_high or hand.turned_up_low):
+        return _e(hand.set_by)
+    shown = f"high {_cards(hand.turned_up_high, hand)} / low {_cards(hand.turned_up_low, hand)}"
+    return f"{_e(hand.set_by)} (re-set after it was turned up as {shown})"
+
+
 def _cards(cards: Sequence[str], hand: HandRecord | None = None) -> str:
     """Cards as text; those ``hand`` names without their index (``_NAMED_WITHOUT_INDEX``) marked, with
     a tooltip."""
@@ -286,7 +295,7 @@ def clip_html(rep: ClipReport) -> str:
                             _cards(h.cards, h),
                             _cards(h.high, h),
                             _cards(h.low, h),
-                            _e(h.set_by),
+                            _set_by(h),
                         ],
                         "",
                     )

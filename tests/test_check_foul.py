@@ -154,7 +154,12 @@ def test_the_round_records_a_foul_hand_re_set_after_it_was_turned_up_as_set_by_t
     t = _foul_exposed("six-card").place(1, "Kc 7h 5c 3d 2s", "9s").turn(3).collect_all().hold(1)
     seat1 = next(h for h in Run(t).rounds[0].hands if h.position == "seat1")
     assert seat1.set_by == "dealer" and seat1.low == ["9s"]
+    assert (seat1.turned_up_high, seat1.turned_up_low) == (["9s", "7h", "5c", "3d", "2s"], ["Kc"])
+    from compliance.reports import ClipReport, clip_html
+
+    page = clip_html(ClipReport(clip="c", status="ok", mode="states", rounds=Run(t).rounds))
+    assert "dealer (re-set after it was turned up as high 9s 7h 5c 3d 2s / low Kc)" in page
     t = _turned_a_card_short("six-card", "7h 5c 3d 2s", "Kc").place(1, "9s 7h 5c 3d 2s", "Kc")
     t.turn(3).collect_all().hold(1)
     seat1 = next(h for h in Run(t).rounds[0].hands if h.position == "seat1")
-    assert seat1.set_by == "player"
+    assert seat1.set_by == "player" and seat1.turned_up_high == [] and seat1.turned_up_low == []
