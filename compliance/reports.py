@@ -154,11 +154,14 @@ _NAMED_WITHOUT_INDEX = (
 
 def _set_by(hand: HandRecord) -> str:
     """Who set the hand; for a hand the dealer re-set after it was turned up, the setting it was
-    turned up in (``HandRecord.turned_up_high`` / ``turned_up_low``)."""
+    turned up in (``HandRecord.turned_up_high`` / ``turned_up_low``), with the cards not read then."""
     if not (hand.turned_up_high or hand.turned_up_low):
         return _e(hand.set_by)
-    shown = f"high {_cards(hand.turned_up_high, hand)} / low {_cards(hand.turned_up_low, hand)}"
-    return f"{_e(hand.set_by)} (re-set after it was turned up as {shown})"
+    missing = len(hand.cards) - len(hand.turned_up_high) - len(hand.turned_up_low)
+    note = " and a card not read" if missing == 1 else f" and {missing} cards not read" if missing > 1 else ""
+    high = _cards(hand.turned_up_high, hand) + (note if len(hand.turned_up_high) < 5 else "")
+    low = _cards(hand.turned_up_low, hand) + (note if len(hand.turned_up_high) >= 5 else "")
+    return f"{_e(hand.set_by)} (re-set after it was turned up as high {high} / low {low})"
 
 
 def _cards(cards: Sequence[str], hand: HandRecord | None = None) -> str:

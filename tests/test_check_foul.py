@@ -163,3 +163,8 @@ def test_the_round_records_a_foul_hand_re_set_after_it_was_turned_up_as_set_by_t
     t.turn(3).collect_all().hold(1)
     seat1 = next(h for h in Run(t).rounds[0].hands if h.position == "seat1")
     assert seat1.set_by == "player" and seat1.turned_up_high == [] and seat1.turned_up_low == []
+    # turned up a card short, then re-set: the record says a card was not read
+    t = _turned_a_card_short("six-card", "7h 5c 3d 2s", "Kc").place(1, "Kc 7h 5c 3d 2s", "9s")
+    t.turn(3).collect_all().hold(1)
+    page = clip_html(ClipReport(clip="c", status="ok", mode="states", rounds=Run(t).rounds))
+    assert "turned up as high 7h 5c 3d 2s and a card not read / low Kc)" in page
