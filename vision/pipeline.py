@@ -284,7 +284,6 @@ class _Watch:
     # frame's step is that finding again, without rectifying the region (``TablePipeline._quiet``)
     box: tuple[int, int, int, int] | None = None
     quiet: np.ndarray | None = None
-    still_step: bool = False  # the last step found nothing changed
 
 
 # the frame's thumbnail: this many times smaller each way, in colour (a blue chip on green felt can be
@@ -661,9 +660,8 @@ class TablePipeline:
         for w in self._watch:
             if self._quiet(w, thumb):
                 continue  # nothing changed there since a step found nothing changed
-            readings.update(self._step(w, image, t))
+            readings.update(self._step(w, image, t, thumb))
             occluded.update(z.name for z in w.zones if z.occluded)
-            w.quiet = self._thumb_patch(w, thumb).copy() if w.still_step else None
         readings["occluded"] = frozenset(occluded)
         if self._t0 is None:
             self._t0 = t
@@ -773,8 +771,9 @@ class TablePipeline:
             z.changed_since, z.still = None, z.still + 1
         return True
 
-    def _step(self, w: _Watch, image: np.ndarray, t: float) -> dict[str, Hashable]:
-        """One region on one frame: the readings of its zones that settled on a new value."""
+    def _step(self, w: _Watch, image: np.ndarray, t: float, thumb: np.ndarray) -> dict[str, Hashable]:
+        """One region on one frame: the readings of its zones that settled on a new value. ``thumb``:
+        the frame's thumbnail; the region's patch of it is kept when nothing changed (``_quiet``)."""
         cfg = self.cfg
         small = w.region.rectify(image, w.scale)
         motion_px = (
@@ -799,9 +798,9 @@ class TablePipeline:
         ):  # nothing changed (the common case): no occlusion tests, no reading
             for z in w.zones:
                 z.changed_since, z.still = None, z.still + 1
-            w.still_step = True
+            w.quiet = self._thumb_patch(w, thumb).copy()
             return {}
-        w.still_step = False
+        w.quiet = None
         # occluders: big skin-coloured blobs, and (not on the i-Verify display, whose own picture changes
         # from edge to edge) big changed blobs reaching in from the crop's edge: an arm of any colour
         # (chips may have any colour, skin's too: a bet circle is occluded only by what reaches in)
@@ -1081,8 +1080,6 @@ class TablePipeline:
         ``JOKER_BY_PAPER``; None if none. Looked for only when the faces named on the display are short
         of a hand and hold no Joker, in the slots nothing (named or not) was found in. ``panel``: the
         display below its header, which the detector read enlarged by ``zoom``; so is it searched."""
-        import cv2
-
         named = set(dets.labels) - {BACK}
         if "Jk" in named or len(named) >= self._hand_size:
             return None
