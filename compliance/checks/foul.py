@@ -163,21 +163,14 @@ class FoulMishandled(Check):
     def _complete(self, key: tuple[int, str], short: Event, s: Setting, event: Event) -> None:
         """The exposure ``short`` (a card short) completed by the card the full setting ``s`` adds to
         its cards, in the area that was short; kept as the foul exposure when it is foul."""
-        try:
-            seen_high, seen_low = parse_cards(short.high), parse_cards(short.low)
-        except ValueError:
+        shown = _faces(short.high, short.low)
+        if shown is None:
             return  # a back or no card among them: not a hand turned up
-        added = s.cards - {*seen_high, *seen_low}
-        if len(added) != 1 or not {*seen_high, *seen_low} <= s.cards:
+        added = s.cards - {*shown[0], *shown[1]}
+        if len(added) != 1 or not {*shown[0], *shown[1]} <= s.cards:
             return  # not the same cards but one
-        try:
-            if len(seen_high) < 5:
-                exposed = Setting(high=(*seen_high, *added), low=tuple(seen_low))
-            else:
-                exposed = Setting(high=tuple(seen_high), low=(*seen_low, *added))
-        except SettingError:
-            return
-        if is_foul(exposed):
+        exposed = _with_card(shown, next(iter(added)))
+        if exposed is not None and is_foul(exposed):
             self._fouls[key] = (exposed, exposed, short)
             self._read[key] = min_read(short.read_confidence, event.read_confidence)
             self._named_later[key] = str(next(iter(added)))
@@ -201,24 +194,39 @@ class FoulMishandled(Check):
 def _foul_whatever(high: list[str], low: list[str]) -> bool:
     """Whether a setting shown a card short (the short area's card not read) is foul for every card
     it could be: each card of the deck it does not show, put in the area that is short."""
-    try:
-        seen_high, seen_low = parse_cards(high), parse_cards(low)
-    except CardParseError:
+    shown = _faces(high, low)
+    if shown is None:
         return False  # a back or no card among them
-    seen = {*seen_high, *seen_low}
+    seen = {*shown[0], *shown[1]}
     for card in (Card.from_code(c) for c in range(JOKER_CODE + 1)):
         if card in seen:
             continue
-        try:
-            if len(seen_high) < 5:
-                setting = Setting(high=(*seen_high, card), low=tuple(seen_low))
-            else:
-                setting = Setting(high=tuple(seen_high), low=(*seen_low, card))
-        except SettingError:
+        setting = _with_card(shown, card)
+        if setting is None:
             return False  # not one card short of a setting
         if not is_foul(setting):
             return False
     return True
+
+
+def _faces(high: list[str], low: list[str]) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    """The two areas' cards, or None when one is a back or no card."""
+    try:
+        return parse_cards(high), parse_cards(low)
+    except CardParseError:
+        return None
+
+
+def _with_card(shown: tuple[tuple[Card, ...], tuple[Card, ...]], card: Card) -> Setting | None:
+    """The setting ``shown`` (high, low) a card short makes with ``card`` in the area that is short:
+    the high hand while it has fewer than five cards, else the low; None if that is no setting."""
+    high, low = shown
+    try:
+        if len(high) < 5:
+            return Setting(high=(*high, card), low=low)
+        return Setting(high=high, low=(*low, card))
+    except SettingError:
+        return None
 
 
 def _show_short(high: list[str], low: list[str]) -> str:
