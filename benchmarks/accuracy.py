@@ -1,10 +1,15 @@
 """End-to-end accuracy on the bundled sample footage, with the shipped detector: one script, all figures.
 
-    .venv/bin/python benchmarks/accuracy.py [--out DIR] [--detector-data D]
+    .venv/bin/python benchmarks/accuracy.py [--out DIR] [--detector-data D] [--footage DIR]
+
+``--footage`` scores another folder of rendered clips with their ground truth instead of the
+sample, e.g. a 1280x720 camera batch of held-out decks (``benchmarks/compliance_batch.py --video
+--camera --out B`` renders one into ``B/clips``).
 
 Runs, in order, and prints each command's own score lines:
-1. ``paigow-monitor eval-vision sample_footage/*.mp4``: per-card precision/recall of face-up cards
-   in every zone and the share of rounds read exactly (targets 99.5 % / 99.5 % / every round);
+1. ``paigow-monitor eval-vision sample_footage/*.mp4`` (or ``--footage``'s clips): per-card
+   precision/recall of face-up cards in every zone and the share of rounds read exactly (targets
+   99.5 % / 99.5 % / every round);
 2. ``paigow-monitor audit sample_footage --out DIR/audit`` then ``paigow-monitor evaluate``:
    compliance recall, false alerts and rounds rebuilt from the camera (targets 100 % / 0 / all);
 3. with ``--detector-data D`` (a ``paigow-monitor export-table-training`` folder), also
@@ -44,21 +49,27 @@ def main() -> int:
     ap.add_argument(
         "--detector-data", type=Path, help="an export-table-training folder to score the detector on"
     )
+    ap.add_argument(
+        "--footage",
+        type=Path,
+        default=ROOT / "sample_footage",
+        help="a folder of rendered clips with their ground truth (default: sample_footage)",
+    )
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="paigow-accuracy-"))
     out.mkdir(parents=True, exist_ok=True)
-    clips = sorted(str(p) for p in (ROOT / "sample_footage").glob("*.mp4"))
+    footage = args.footage.resolve()
+    clips = sorted(str(p) for p in footage.glob("*.mp4"))
     if not clips:
-        print("no sample_footage/*.mp4", file=sys.stderr)
+        print(f"no {footage}/*.mp4", file=sys.stderr)
         return 2
     ok = _run(
         "camera pipeline, shipped detector", ["eval-vision", *clips, "--json", str(out / "vision.json")]
     )
     audit = out / "audit"
-    ok &= _run("audit (the main job)", ["audit", str(ROOT / "sample_footage"), "--out", str(audit)])
+    ok &= _run("audit (the main job)", ["audit", str(footage), "--out", str(audit)])
     ok &= _run(
-        "compliance against the ground truth",
-        ["evaluate", "--audit", str(audit), "--truth", str(ROOT / "sample_footage")],
+        "compliance against the ground truth", ["evaluate", "--audit", str(audit), "--truth", str(footage)]
     )
     if args.detector_data:
         ok &= _run("detector alone, held-out decks", ["eval-detector", "--data", str(args.detector_data)])
