@@ -121,12 +121,15 @@ def test_merge_of_nothing_is_empty() -> None:
     assert len(merge_index_corners(Detections.empty())) == 0
 
 
-def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates() -> None:
-    """A zone larger than the model's input is read in overlapping tiles, not shrunk to fit."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates(workers: int) -> None:
+    """A zone larger than the model's input is read in overlapping tiles, not shrunk to fit (one after
+    another, or on two threads)."""
     from vision.detector import OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
     det.imgsz, det.iou, det.tile_memory = 256, 0.5, None
+    det.tile_workers, det._pool = workers, None
     h, w = 300, 600
     yy, xx = np.mgrid[0:h, 0:w]
     # each pixel carries its own image coordinates, so a tile knows where it was cut from

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
 from vision.card_body import BodyReader, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
@@ -404,6 +405,7 @@ class OnnxCardDetector:
     ``memory``: stage 1's finds on the last this many tiles read at each place of an image (with
     ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
+    ``tile_workers``: threads stage 1 reads an image's tiles on (with ``tile``); the finds are the same.
     """
 
     def __init__(
@@ -426,6 +428,7 @@ class OnnxCardDetector:
         body_look: float = _BODY_LOOK,
         coarse_camera: bool = False,
         memory: int = 0,
+        tile_workers: int = 1,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -435,12 +438,13 @@ class OnnxCardDetector:
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.log_severity_level = 3
-        self._det = ort.InferenceSession(str(files.det), opts, providers=["CPUExecutionProvider"])
+        # stage 1's box branch runs only where an index or back scores over ``conf`` (same boxes)
+        self._det = SparseHead(files.det, opts)
         # a coarse camera's crops are enlarged more (a 720p view: about 0.8 px/mm on the felt, read at
         # 1.6): its own classifier, fine-tuned on such crops, reads them; the default one the rest
         self.cls_file = files.cls_coarse if coarse_camera and files.cls_coarse is not None else files.cls
         self._cls = ort.InferenceSession(str(self.cls_file), opts, providers=["CPUExecutionProvider"])
-        self._det_in = self._det.get_inputs()[0]
+        self._det_in = self._det.input
         self._cls_in = self._cls.get_inputs()[0]
         self.imgsz = int(self._det_in.shape[2])
         cshape = self._cls_in.shape
@@ -471,6 +475,10 @@ class OnnxCardDetector:
         self.rotations = tuple(float(r) for r in rotations) if rotations else None
         if memory < 0:
             raise ValueError(f"memory must be >= 0, but got {memory}")
+        if tile_workers < 1:
+            raise ValueError(f"tile_workers must be >= 1, but got {tile_workers}")
+        self.tile_workers = tile_workers
+        self._pool: Any = None
         self.tile_memory = StillMemory(memory) if memory else None
         # index crops: 32 px, so finer blocks; a box's place is its own, a few pictures there do
         self.index_memory = StillMemory(2, places=4096, block=4) if memory else None
@@ -570,7 +578,7 @@ class OnnxCardDetector:
             np.ascontiguousarray(cv2.cvtColor(lb, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None], np.float32)
             / 255.0
         )
-        raw = self._det.run(None, {self._det_in.name: x})[0]
+        raw = self._det.run(x, self.conf)
         return decode_yolo(raw, self.conf, self.iou, s, pad, image.shape[:2])
 
     def _stage1_tiled(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -581,18 +589,25 @@ class OnnxCardDetector:
         by one tile's edge lies whole in the next; duplicates are removed per class by NMS.
         """
         size = self.imgsz
+        origins = tile_origins(image.shape[1], image.shape[0], size)
+        tiles = [image[y : y + size, x : x + size] for x, y in origins]
+        finds: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(tiles)
+        if self.tile_memory is not None:
+            finds = [
+                self.tile_memory.recall((image.shape, x, y), t)
+                for (x, y), t in zip(origins, tiles, strict=True)
+            ]
+        todo = [i for i, f in enumerate(finds) if f is None]
+        read = self._stage1_many([tiles[i] for i in todo])
+        for i, found in zip(todo, read, strict=True):
+            finds[i] = found
+            if self.tile_memory is not None:
+                x, y = origins[i]
+                self.tile_memory.keep((image.shape, x, y), tiles[i], found)
         boxes, classes, scores = [], [], []
-        for x, y in tile_origins(image.shape[1], image.shape[0], size):
-            tile = image[y : y + size, x : x + size]
-            if self.tile_memory is None:
-                b, c, sc = self._stage1(tile)
-            else:
-                place = (image.shape, x, y)
-                found = self.tile_memory.recall(place, tile)
-                if found is None:
-                    found = self._stage1(tile)
-                    self.tile_memory.keep(place, tile, found)
-                b, c, sc = found
+        for (x, y), got in zip(origins, finds, strict=True):
+            assert got is not None
+            b, c, sc = got
             boxes.append(b + np.array([x, y, x, y], np.float32))
             classes.append(c)
             scores.append(sc)
@@ -608,6 +623,20 @@ class OnnxCardDetector:
             else np.zeros(0, np.int64)
         )
         return xyxy[keep], cls[keep], score[keep]
+
+    def _stage1_many(self, tiles: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Stage 1 on each tile, on ``tile_workers`` threads when there are several (onnxruntime lets go
+        of the GIL while it runs, and one session may run on several threads at once): the same finds,
+        in the same order, as one after another."""
+        if self.tile_workers < 2 or len(tiles) < 2:
+            return [self._stage1(t) for t in tiles]
+        import os
+
+        if self._pool is None or self._pool[0] != os.getpid():  # a forked process has not its threads
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = (os.getpid(), ThreadPoolExecutor(self.tile_workers, thread_name_prefix="stage1"))
+        return list(self._pool[1].map(self._stage1, tiles))
 
     def _read_indices(
         self,

@@ -48,6 +48,7 @@ time, with ``t`` in seconds since the stream opened.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,10 +198,12 @@ def load_shipped_detector(coarse: bool = False) -> CardDetector:
     """The trained detector shipped in models/, set up for zone crops (read in model-sized tiles);
     ``coarse``: for a coarse camera (``coarse_camera``), its own index classifier where one ships.
     A zone is read again when something in it changed, and most of its tiles are then as they were:
-    what the detector found on them is remembered (``memory``: 8 a place, as many as a table's seats)."""
+    what the detector found on them is remembered (``memory``: 8 a place, as many as a table's seats).
+    The tiles still to read are read two at a time where the machine has two cores (``tile_workers``)."""
     from vision.detector import load_detector
 
-    return load_detector(upscale=1.0, tile=True, coarse_camera=coarse, memory=8)
+    workers = min(2, os.cpu_count() or 1)
+    return load_detector(upscale=1.0, tile=True, coarse_camera=coarse, memory=8, tile_workers=workers)
 
 
 class _LazyDetector:

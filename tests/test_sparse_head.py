@@ -1,0 +1,115 @@
+"""Stage 1 with its box branch computed only where a class reaches the floor (``vision._sparse_head``),
+and stage 1's tiles read on two threads: both give what the whole model, one tile after another, gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from test_detector_model import _row_of_cards
+
+from render.artwork import VALIDATION_DECKS
+from vision._sparse_head import SparseHead
+from vision.detections import Detections
+from vision.detector import DEFAULT_MODELS_DIR, _letterbox, decode_yolo, load_detector
+
+_DET = DEFAULT_MODELS_DIR / "card_det.onnx"
+
+
+def _options() -> ort.SessionOptions:
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    return opts
+
+
+def _tile(deck: str) -> np.ndarray:
+    """A model-sized tile of a held-out deck's row, as stage 1 takes it."""
+    img, _ = _row_of_cards(deck)
+    lb, _, _ = _letterbox(img[:, :256], 256)
+    out: np.ndarray = (lb[:, :, ::-1].transpose(2, 0, 1)[None] / 255.0).astype(np.float32)
+    return out
+
+
+def test_the_shipped_stage_1_is_cut_before_its_box_branch() -> None:
+    head = SparseHead(_DET, _options())
+    assert head.sparse
+
+
+@pytest.mark.parametrize("deck", VALIDATION_DECKS[:2])
+def test_sparse_output_gives_the_whole_models_boxes(deck: str) -> None:
+    head = SparseHead(_DET, _options())
+    x = _tile(deck)
+    whole = head._full.run(None, {head.input.name: x})[0]
+    for floor in (0.3, 0.05):
+        sparse = head.run(x, floor)
+        assert sparse.shape == whole.shape
+        # class scores everywhere; box values where a class reaches the floor, and nowhere else
+        assert np.allclose(sparse[0, 4:], whole[0, 4:], atol=1e-5)
+        over = whole[0, 4:].max(0) >= floor
+        assert over.sum() >= 4  # indices found on the tile
+        assert np.allclose(sparse[0, :4, over], whole[0, :4, over], atol=1e-3)
+        assert not sparse[0, :4, ~over].any()
+        a, b = decode_yolo(whole, floor, 0.5), decode_yolo(sparse, floor, 0.5)
+        assert len(a[0]) == len(b[0]) > 0
+        assert np.allclose(a[0], b[0], atol=1e-3) and (a[1] == b[1]).all() and np.allclose(a[2], b[2])
+
+
+def test_a_model_not_laid_out_as_a_yolo_head_runs_whole(tmp_path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, helper
+
+    # a one-node model with the detect output's shape: nothing to cut
+    graph = helper.make_graph(
+        [helper.make_node("AveragePool", ["images"], ["output0"], kernel_shape=[2, 2], strides=[2, 2])],
+        "plain",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 6, 8, 8])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 6, 4, 4])],
+    )
+    path = tmp_path / "plain.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    head = SparseHead(path, _options())
+    assert not head.sparse
+    x = np.arange(6 * 64, dtype=np.float32).reshape(1, 6, 8, 8)
+    assert np.array_equal(head.run(x, 0.3), head._full.run(None, {"images": x})[0])
+
+
+def test_tiles_read_on_two_threads_give_the_same_finds() -> None:
+    img, _ = _row_of_cards(VALIDATION_DECKS[0])
+    one = load_detector(tile=True)
+    two = load_detector(tile=True, tile_workers=2)
+    assert img.shape[1] > 2 * one.imgsz  # several tiles to share
+    a, b = one.detect(img), two.detect(img)
+
+    def listed(found: Detections) -> list[tuple[str, tuple[float, ...], float]]:
+        return [
+            (lab, tuple(np.round(box, 3)), round(float(c), 5))
+            for lab, box, c in zip(found.labels, found.xyxy.tolist(), found.confidence, strict=True)
+        ]
+
+    assert listed(a) == listed(b) and len(a) == 5  # the row's five cards
+    with pytest.raises(ValueError, match="tile_workers"):
+        load_detector(tile=True, tile_workers=0)
+
+
+def test_a_detector_forked_after_reading_on_threads_reads_in_the_child() -> None:
+    """A forked process (audit workers) has none of its parent's threads: the detector starts its own
+    (with the parent's pool it would wait for ever)."""
+    import multiprocessing as mp
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.fail("this test needs fork, which every Linux has")
+    img, _ = _row_of_cards(VALIDATION_DECKS[0])
+    det = load_detector(tile=True, tile_workers=2)
+    here = len(det.detect(img))  # the parent's threads exist now
+    ctx = mp.get_context("fork")
+    got = ctx.Queue()
+    child = ctx.Process(target=lambda: got.put(len(det.detect(img))))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked detector did not finish reading in 60 s")
+    assert got.get(timeout=5) == here == 5
