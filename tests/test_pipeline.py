@@ -341,7 +341,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     grey level but still wakes the bet circle's region."""
     import cv2
 
-    from vision.pipeline import _THUMB
+    from vision.pipeline import _THUMB, _thumbnail
 
     lay = make_layout()
     t = SynthTable(lay)
@@ -349,7 +349,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     _run(p, t, 12, 0)
     img = t.frame(12)
     w = next(w for w in p._watch if w.region.name == "seat2.bet")
-    thumb = cv2.resize(img, (img.shape[1] // _THUMB, img.shape[0] // _THUMB), interpolation=cv2.INTER_AREA)
+    thumb = _thumbnail(img)
     assert p._quiet(w, thumb)  # nothing changed
     x0, y0, x1, y1 = w.box  # type: ignore[misc]
     cx, cy = _THUMB * (x0 + x1) // 2, _THUMB * (y0 + y1) // 2
@@ -358,5 +358,27 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     chip8 = np.clip(chip, 0, 255).astype(np.uint8)
     grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(int) for x in (img, chip8)]
     assert np.abs(grey[0] - grey[1]).max() <= 1  # no grey level moved
-    thumb = cv2.resize(chip8, (img.shape[1] // _THUMB, img.shape[0] // _THUMB), interpolation=cv2.INTER_AREA)
-    assert not p._quiet(w, thumb)
+    assert not p._quiet(w, _thumbnail(chip8))
+
+
+def test_the_thumbnail_is_the_frames_block_means() -> None:
+    """Halved twice, the thumbnail gives each 4x4 block's mean (to a level of rounding), on any size."""
+    import cv2
+
+    from vision.pipeline import _THUMB, _thumbnail
+
+    rng = np.random.default_rng(3)
+    for h, w in ((720, 1280), (363, 641)):
+        img = rng.integers(0, 256, (h, w, 3), np.uint8)
+        if h % 4:  # a picture (smooth), not noise: a block shifted by a pixel is then about the same
+            yy, xx = np.mgrid[0:h, 0:w]
+            img = np.stack([xx * 255 // w, yy * 255 // h, (xx + yy) * 127 // (w + h)], 2).astype(np.uint8)
+        thumb = _thumbnail(img)
+        assert thumb.shape == (h // _THUMB, w // _THUMB, 3)
+        means = img[: h // 4 * 4, : w // 4 * 4].reshape(h // 4, 4, w // 4, 4, 3).mean((1, 3))
+        if h % 4 == 0 and w % 4 == 0:
+            assert np.abs(thumb - means).max() <= 1.0
+            area = cv2.resize(img, (w // _THUMB, h // _THUMB), interpolation=cv2.INTER_AREA)
+            assert np.abs(thumb.astype(int) - area).max() <= 1
+        else:  # an odd size's second halving weighs blocks a little differently: close all the same
+            assert np.abs(thumb - means).max() <= 2.0

