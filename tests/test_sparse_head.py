@@ -113,3 +113,56 @@ def test_a_detector_forked_after_reading_on_threads_reads_in_the_child() -> None
         child.join()
         pytest.fail("the forked detector did not finish reading in 60 s")
     assert got.get(timeout=5) == here == 5
+
+
+def test_a_stage_1_stamped_with_a_crop_scale_looks_at_the_shrunk_crop_and_boxes_come_back(
+    tmp_path: Path,
+) -> None:
+    """``crop_scale`` in the stage-1 ONNX (written by training when the tiles were shrunk to the model's
+    input): stage 1 gets the crop shrunk by it, and its boxes are carried back to the crop the
+    classifier reads."""
+    import shutil
+
+    from vision.training import stamp_crop_scale
+
+    for name in ("card_det.onnx", "card_cls.onnx"):
+        shutil.copy(DEFAULT_MODELS_DIR / name, tmp_path / name)
+    assert load_detector(tmp_path).stage1_scale == 1.0  # none stamped: as it was trained
+    stamp_crop_scale(tmp_path / "card_det.onnx", 0.5)
+    det = load_detector(tmp_path, tile=True)
+    assert det.stage1_scale == 0.5
+    seen: list[tuple[int, ...]] = []
+    handed: list[np.ndarray] = []
+
+    def stage1(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        seen.append(image.shape)
+        return np.array([[10.0, 20.0, 16.0, 35.0]], np.float32), np.array([0]), np.array([0.9], np.float32)
+
+    def read(image: np.ndarray, xyxy: np.ndarray, *rest: object) -> tuple[Detections, np.ndarray]:
+        handed.append(xyxy.copy())
+        assert image.shape == (300, 700, 3)  # the classifier reads the crop itself
+        return Detections.empty(), np.zeros((0, 4), np.float32)
+
+    det._stage1 = stage1  # type: ignore[method-assign]
+    det._read_indices = read  # type: ignore[method-assign]
+    det.detect(np.zeros((300, 700, 3), np.uint8))
+    assert seen and all(s[0] <= 256 and s[1] <= 256 for s in seen)
+    assert len(seen) == 2  # 350 x 150 shrunk: two 256-px tiles, where the crop itself needs six
+    assert np.allclose(handed[0][0], [20.0, 40.0, 32.0, 70.0])  # the first tile's box, back at full size
+    with pytest.raises(ValueError, match="crop scale"):
+        stamp_crop_scale(tmp_path / "card_det.onnx", 0.0)
+
+
+def test_training_knows_the_tile_size_its_data_was_cut_at(tmp_path: Path) -> None:
+    """Training stamps ``crop_scale`` = input size / tile size; the tile size is read from the data."""
+    import cv2
+
+    from vision.training import _tile_size
+
+    (tmp_path / "a" / "images").mkdir(parents=True)
+    (tmp_path / "b" / "images").mkdir(parents=True)
+    spec = tmp_path / "data.yaml"
+    spec.write_text(f"path: {tmp_path}\ntrain:\n  - a/images\n  - b/images\nval: b/images\n")
+    assert _tile_size(spec) is None  # no picture to look at
+    cv2.imwrite(str(tmp_path / "b" / "images" / "t.jpg"), np.zeros((256, 256, 3), np.uint8))
+    assert _tile_size(spec) == 256

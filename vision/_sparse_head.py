@@ -116,6 +116,7 @@ class SparseHead:
 
         self._full = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
         self.input = self._full.get_inputs()[0]
+        self.meta: dict[str, str] = dict(self._full.get_modelmeta().custom_metadata_map)
         self._trunk: Any = None
         self._levels: list[_Level] = []
         self._dfl = np.zeros(0, np.float32)

@@ -153,7 +153,46 @@ def _train_stage(
         format="onnx", imgsz=imgsz, dynamic=stage == "cls", simplify=True, opset=17, device="cpu"
     )
     shutil.copy(onnx, cfg.out / f"card_{stage}.onnx")
+    if stage == "det":
+        tile = _tile_size(data)
+        if tile is not None and tile != imgsz:  # the tiles were shrunk to the model's input
+            stamp_crop_scale(cfg.out / "card_det.onnx", imgsz / tile)
     return seconds, _metrics(res)
+
+
+def _tile_size(data_yaml: Path) -> int | None:
+    """The longer side of the detector data's first training image (``export-table-training`` cuts
+    square tiles at the scale the pipeline reads cards), or None when there is none to look at."""
+    import cv2
+    import yaml
+
+    spec = yaml.safe_load(data_yaml.read_text())
+    root = Path(spec.get("path") or data_yaml.parent)
+    train = spec.get("train")
+    for folder in [train] if isinstance(train, str) else list(train or []):
+        d = Path(folder) if Path(folder).is_absolute() else root / folder
+        for img in sorted(d.glob("*.jpg"))[:1] + sorted(d.glob("*.png"))[:1]:
+            picture = cv2.imread(str(img))
+            if picture is not None:
+                return int(max(picture.shape[:2]))
+    return None
+
+
+def stamp_crop_scale(onnx_path: Path, scale: float) -> None:
+    """Record in a stage-1 ONNX the share of the classifier's picture it looks at (``crop_scale``):
+    trained at ``--det-imgsz 128`` on 256-px tiles, it finds indices in crops shrunk by half, and
+    ``vision.detector.OnnxCardDetector`` shrinks them so before running it."""
+    import onnx
+
+    if not scale > 0:
+        raise ValueError(f"crop scale must be > 0, but got {scale}")
+    model = onnx.load(str(onnx_path))
+    kept = [p for p in model.metadata_props if p.key != "crop_scale"]
+    del model.metadata_props[:]
+    model.metadata_props.extend(kept)
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "crop_scale", f"{scale:g}"
+    onnx.save(model, str(onnx_path))
 
 
 def train(cfg: TrainConfig) -> TrainResult:
