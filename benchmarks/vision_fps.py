@@ -49,9 +49,11 @@ def _detector(args: argparse.Namespace, clip: Path, layout: Any) -> tuple[Any, s
         # plain load_detector() would letterbox each crop down to 256 px, faster and not what
         # watch()/audit run
         coarse = coarse_camera(layout)
+        det = load_shipped_detector(coarse)
         return (
-            load_shipped_detector(coarse),
-            "shipped model as the pipeline loads it (models/, onnxruntime, 1 thread"
+            det,
+            "shipped model as the pipeline loads it (models/, onnxruntime, 1 thread a call, stage-1 tiles "
+            + f"{getattr(det, 'tile_workers', 1)} at a time"
             + (", the coarse camera's classifier)" if coarse else ")"),
         )
     from vision.evaluate import TruthDetector
