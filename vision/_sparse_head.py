@@ -54,11 +54,11 @@ def _matmul(a: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return out
 
 
-def _patches(fmap: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """The 3x3 neighbourhoods (zero outside the map) of the cells ``(ys, xs)`` of ``fmap`` (C, H, W),
-    flattened as a 3x3 convolution's weight is: (n, C * 9), channel-major."""
-    c = fmap.shape[0]
-    padded = np.pad(fmap, ((0, 0), (1, 1), (1, 1)))
+def _patches(padded: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The 3x3 neighbourhoods of the cells ``(ys, xs)`` of a map (C, H, W) given with a border of
+    zeros (``padded``: (C, H + 2, W + 2)), flattened as a 3x3 convolution's weight is: (n, C * 9),
+    channel-major."""
+    c = padded.shape[0]
     dy, dx = np.meshgrid(np.arange(3), np.arange(3), indexing="ij")
     rows = ys[:, None] + dy.ravel()[None]  # (n, 9), in padded coordinates
     cols = xs[:, None] + dx.ravel()[None]
@@ -108,8 +108,8 @@ def _graph_parts(model: Any) -> tuple[list[_Level], str, np.ndarray] | None:
 
 class SparseHead:
     """Runs a YOLO detect ONNX model as ``session.run`` would, with the box branch computed only
-    where a class score reaches the floor asked for (see the module's doc). ``sparse`` is False when the model
-    could not be cut this way (then it runs whole)."""
+    where a class score reaches the floor asked for (see the module's doc). ``sparse`` is False when
+    the model could not be cut this way (then it runs whole)."""
 
     def __init__(self, onnx_path: Path, options: Any) -> None:
         import onnxruntime as ort
@@ -120,11 +120,9 @@ class SparseHead:
         self._trunk: Any = None
         self._levels: list[_Level] = []
         self._dfl = np.zeros(0, np.float32)
-        try:
-            import onnx
-            import onnx.utils
-        except ImportError:  # pragma: no cover - onnx is a runtime dependency
-            return
+        import onnx
+        import onnx.utils
+
         model = onnx.load(str(onnx_path))
         parts = _graph_parts(model)
         if parts is None:
@@ -182,9 +180,10 @@ class SparseHead:
                 near[ys + dy, xs + dx] = True
         near[0, :] = near[-1, :] = near[:, 0] = near[:, -1] = False
         ny, nx = np.nonzero(near)
-        hidden = np.zeros((len(b0), h + 2, w + 2), np.float32)
-        hidden[:, ny, nx] = _silu(_matmul(_patches(fmap, ny - 1, nx - 1), w0) + b0).T
-        second = _silu(_matmul(_patches(hidden[:, 1:-1, 1:-1], ys, xs), w1) + b1)
+        hidden = np.zeros((len(b0), h + 2, w + 2), np.float32)  # with its border of zeros
+        padded = np.pad(fmap, ((0, 0), (1, 1), (1, 1)))
+        hidden[:, ny, nx] = _silu(_matmul(_patches(padded, ny - 1, nx - 1), w0) + b0).T
+        second = _silu(_matmul(_patches(hidden, ys, xs), w1) + b1)
         d = (_matmul(second, w2) + b2).reshape(len(ys), 4, -1)  # distance logits per side
         d = np.exp(d - d.max(2, keepdims=True))
         d /= d.sum(2, keepdims=True)

@@ -17,6 +17,7 @@ Everything returned is a :class:`vision.detections.Detections` in the 54-class s
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -642,8 +643,6 @@ class OnnxCardDetector:
         in the same order, as one after another."""
         if self.tile_workers < 2 or len(tiles) < 2:
             return [self._stage1(t) for t in tiles]
-        import os
-
         if self._pool is None or self._pool[0] != os.getpid():  # a forked process has not its threads
             from concurrent.futures import ThreadPoolExecutor
 
