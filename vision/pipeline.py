@@ -299,8 +299,8 @@ _QUIET_LEVEL = 6
 
 def _thumbnail(image: np.ndarray) -> np.ndarray:
     """The frame ``_THUMB`` times smaller each way, each pixel the mean of its block: halved twice
-    (the same means, to a level of rounding, at a quarter of the time of one 4x area resize: 0.42 ms
-    against 1.75 ms on a 720p frame here)."""
+    (the same means, to a level of rounding, at a third to a quarter of the time of one 4x area
+    resize on a 720p frame: ``benchmarks/stage1_speed.py``)."""
     out = image
     for _ in range(_THUMB.bit_length() - 1):
         out = cv2.resize(
