@@ -40,6 +40,21 @@ def test_analyse_fps_decodes_every_nth_frame_and_grabs_the_rest(tmp_path: Path) 
     assert np.abs(fr[1].image.astype(int) - _frames(10)[4].astype(int)).mean() < 8
 
 
+def test_a_file_is_decoded_on_one_thread_to_the_same_frames(tmp_path: Path) -> None:
+    """FFmpeg's own decoding threads cost more CPU than they save beside the pipeline: a file is opened
+    for one (``vision.sources._open_file``), and decodes to what the default opening gives."""
+    from vision.sources import _open_file
+
+    p = write_clip(tmp_path / "a.mp4", _frames(12), fps=20.0)
+    cap = _open_file(str(p))
+    assert cap.isOpened() and cap.get(cv2.CAP_PROP_N_THREADS) == 1
+    cap.release()
+    default = list(iter_frames(p, opener=cv2.VideoCapture))
+    ours = list(iter_frames(p))
+    assert len(ours) == len(default) == 12
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(ours, default, strict=True))
+
+
 def test_folder_in_name_order_each_clip_its_own_time(tmp_path: Path) -> None:
     write_clip(tmp_path / "b.avi", _frames(3), fps=10.0)
     write_clip(tmp_path / "a.avi", _frames(2), fps=10.0)

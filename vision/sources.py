@@ -74,6 +74,7 @@ def iter_frames(
     thread of their own (``_read_ahead``); what is yielded, and any error, is the same.
     """
     open_cap = opener or cv2.VideoCapture
+    open_file = opener or _open_file
     if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
         yield from _live(
             int(source),
@@ -98,11 +99,18 @@ def iter_frames(
         raise SourceError(f"{path}: no such file, folder, stream URL or camera index")
     else:
         files = [path]
-    frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_cap))
+    frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_file))
     yield from _read_ahead(frames, read_ahead) if read_ahead > 0 else frames
 
 
 _END: Any = object()
+
+
+def _open_file(path: str) -> Any:
+    """A video file opened for decoding on one thread: FFmpeg's own threads (one a core by default)
+    cost more CPU than they save once the pipeline keeps the other core busy (the 720p benchmark
+    clip: 1.9-2.0 CPU-s to decode against 2.3-2.7 on two threads; ``benchmarks/vision_fps.py``)."""
+    return cv2.VideoCapture(path, cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
 
 
 def _read_ahead(frames: Iterator[Frame], depth: int) -> Iterator[Frame]:
