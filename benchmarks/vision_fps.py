@@ -16,6 +16,10 @@ Prints:
 - live CPU: CPU seconds spent per second of video in replay (below 1.0 means a live 25 fps feed is
   kept up with on at most one core), with ``cv2.setNumThreads(1)``.
 
+``--breakdown`` also prints where the replay's wall time went, part by part (each part's own time,
+the parts it calls taken out; timed on the main thread only, so stage 1's tiles read on other threads
+count as the wait for them). The timers add about a microsecond a call.
+
 Without the trained model in models/ it uses the ground-truth boxes as the detector (``--truth-boxes``,
 the default then), which measures the pipeline and not the model; say which in any report.
 """
@@ -26,7 +30,10 @@ import argparse
 import importlib
 import resource
 import sys
+import threading
 import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +68,79 @@ def _detector(args: argparse.Namespace, clip: Path, layout: Any) -> tuple[Any, s
     return TruthDetector(Path(f"{clip.with_suffix('')}.boxes.jsonl.gz")), "ground-truth boxes (no model)"
 
 
+class _Timers:
+    """Each wrapped callable's own wall time on the main thread: a wrapped call made inside another
+    counts for itself, not for its caller."""
+
+    def __init__(self) -> None:
+        self.own: defaultdict[str, float] = defaultdict(float)
+        self.calls: defaultdict[str, int] = defaultdict(int)
+        self._stack: list[list[float]] = []  # per open call: time spent in wrapped callees
+        self._main = threading.main_thread()
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread() is not self._main:
+                return fn(*args, **kwargs)
+            t0 = time.perf_counter()
+            self._stack.append([0.0])
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - t0
+                inner = self._stack.pop()[0]
+                self.own[name] += spent - inner
+                self.calls[name] += 1
+                if self._stack:
+                    self._stack[-1][0] += spent
+
+        return timed
+
+    def frames(self, it: Iterator[Any]) -> Iterator[Any]:
+        """``it`` with the time spent waiting for each item counted as "waiting for frames"."""
+        while True:
+            try:
+                item = self.wrap("waiting for decoded frames", lambda: next(it))()
+            except StopIteration:
+                return
+            yield item
+
+
+def _install_timers(timers: _Timers, pipe: Any, det: Any) -> Callable[[], None]:
+    """Wrap the pipeline's and the detector's parts in ``timers``; returns the undo."""
+    import vision.pipeline as vp
+    from vision.zones import Region
+
+    undo: list[Callable[[], None]] = []
+
+    def patch(owner: Any, attr: str, name: str) -> None:
+        if not hasattr(owner, attr):
+            return
+        old = getattr(owner, attr)
+        setattr(owner, attr, timers.wrap(name, old))
+        if isinstance(owner, type) or owner is vp:
+            undo.append(lambda: setattr(owner, attr, old))
+
+    patch(vp, "_thumbnail", "frame thumbnail")
+    patch(pipe, "_quiet", "quiet tests (thumbnail patches)")
+    patch(pipe, "_step", "change tests of regions not quiet")
+    patch(Region, "rectify", "rectifying regions")
+    patch(pipe, "_read", "reading a region (pipeline's own work)")
+    patch(vp, "blank_corner_cards", "blank-corner search")
+    patch(vp, "card_centres", "card centres (card-white test)")
+    patch(pipe.tracker, "update", "tracking")
+    patch(det, "detect_with_unread", "detector: the rest of a call")
+    patch(det, "_stage1_tiled", "detector: stage 1 tiles asked (memory, NMS)")
+    patch(det, "_stage1_many", "detector: stage 1 tiles read")
+    patch(det, "_read_indices", "detector: index and body reads")
+
+    def restore() -> None:
+        for u in undo:
+            u()
+
+    return restore
+
+
 def _clip_720p() -> Path | None:
     """The first sample scenario rendered at 1280x720 (cached in .cache/bench/)."""
     from render.clip import render_clip
@@ -87,6 +167,7 @@ def main() -> int:
     )
     ap.add_argument("--analyse-fps", type=float, default=12.5)
     ap.add_argument("--threads", type=int, default=1, help="cv2.setNumThreads")
+    ap.add_argument("--breakdown", action="store_true", help="also print where the replay's time went")
     args = ap.parse_args()
     cv2.setNumThreads(args.threads)
 
@@ -119,7 +200,10 @@ def main() -> int:
     c0 = time.process_time()
     t0 = time.perf_counter()
     frames = analysed = states = 0
-    for fr in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD):
+    timers = _Timers()
+    undo = _install_timers(timers, pipe, det) if args.breakdown else (lambda: None)
+    source = iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD)
+    for fr in timers.frames(source) if args.breakdown else source:
         frames += 1
         if fr.image is None:
             continue
@@ -128,6 +212,7 @@ def main() -> int:
             states += 1
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    undo()
     video_s = frames / fps
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -166,6 +251,12 @@ def main() -> int:
         f"({'keeps up' if cpu / video_s < 1 else 'does NOT keep up'} with {fps:g} fps on one core; "
         f"cv2 threads {args.threads})"
     )
+    if args.breakdown:
+        print(f"where the replay's {wall:.2f} s went (each part's own time, main thread):")
+        for name, spent in sorted(timers.own.items(), key=lambda kv: -kv[1]):
+            print(f"  {spent:6.2f} s  {name} ({timers.calls[name]} calls)")
+        rest = wall - sum(timers.own.values())
+        print(f"  {rest:6.2f} s  the rest (the replay loop, state changes, debounce)")
     return 0
 
 
