@@ -65,6 +65,32 @@ def test_a_slow_drift_adds_up_to_a_new_read() -> None:
     assert answers[0] == "found" and answers[-1] is None
 
 
+def test_a_few_changed_blocks_clear_of_the_finds_are_tolerated_when_asked() -> None:
+    """``loose``: up to that many changed blocks, none on or beside a box found, still answer; a change
+    on a found index, next to it, or over more blocks does not."""
+    mem, tile = StillMemory(), _tile()
+    box = np.array([[40.0, 40.0, 60.0, 74.0]])  # an index found on the tile
+    mem.keep("p", tile, (box, "found"))
+
+    def flipped(*spots: tuple[int, int]) -> np.ndarray:
+        out = tile.copy()
+        for y, x in spots:
+            out[y : y + 8, x : x + 8] = 255 - out[y : y + 8, x : x + 8]  # one whole 8-px block
+        return out
+
+    def recall(picture: np.ndarray) -> object:
+        return mem.recall("p", picture, loose=3, boxes=lambda f: f[0])
+
+    far = flipped((200, 200), (0, 160), (240, 8))  # three blocks, far from the index
+    assert mem.recall("p", far) is None  # strict by default
+    assert recall(far) is not None and mem.answered_loose == 1
+    assert recall(flipped((200, 200), (0, 160), (240, 8), (120, 200))) is None  # four blocks
+    assert recall(flipped((48, 48))) is None  # on the index
+    assert recall(flipped((80, 48))) is None  # the block next to it (below the box's last block)
+    assert recall(flipped((96, 48))) is not None  # two blocks below: clear of it
+    assert mem.recall("p", flipped((96, 48)), loose=3) is None  # no boxes given: strict
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="per_place"):
         StillMemory(per_place=0)

@@ -14,6 +14,13 @@ channel, under ``still`` grey levels. A card's index appearing, going or turning
 tens of levels; a compressed video's noise by 1-3. What is kept is the picture that was read, not the
 latest that matched it, so a slow drift adds up until it is read again.
 
+A caller that knows where its finds lie may tolerate a few changed blocks away from them
+(``recall(..., loose=n, boxes=...)``): stage 1 says where indices lie, and an index appearing, going,
+moving or turning changes more blocks than that (one at least 17 x 28 px at the scale it is read:
+6 blocks and more), while a tile's change of 1-3 blocks clear of every box found on it is a shadow's
+edge or a chip's, a card's corner at the tile's edge (the 720p benchmark round: 46 of the 400 tiles
+read again were such, every one read again to the same finds).
+
 Kept by place (for a tile, the image's size and the tile's origin; for an index, its box and cut):
 the seats' crops share a size, so a place keeps the last ``per_place`` pictures read there, most
 recently used first, and a picture is matched by its pixels, never by which zone it came from. At
@@ -46,14 +53,25 @@ class StillMemory:
         self.per_place, self.places, self.block, self.still = per_place, places, block, still
         self._kept: OrderedDict[Hashable, list[tuple[np.ndarray, np.ndarray, Any]]] = OrderedDict()
         self.asked = self.answered = 0
+        self.answered_loose = 0  # of ``answered``: with a few changed blocks clear of the finds
 
     def _blocks(self, img: np.ndarray) -> np.ndarray:
         h, w = img.shape[:2]
         size = (max(w // self.block, 1), max(h // self.block, 1))
         return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
-    def recall(self, place: Hashable, picture: np.ndarray) -> Any | None:
-        """What was found on a picture read at ``place`` that ``picture`` still shows; None if none."""
+    def recall(
+        self,
+        place: Hashable,
+        picture: np.ndarray,
+        *,
+        loose: int = 0,
+        boxes: Callable[[Any], np.ndarray] | None = None,
+    ) -> Any | None:
+        """What was found on a picture read at ``place`` that ``picture`` still shows; None if none.
+        With ``loose`` > 0 and ``boxes`` (the boxes, xyxy in the picture's pixels, of what was found),
+        a picture with up to ``loose`` changed blocks, none of them touching a box's blocks or their
+        neighbours, still shows it."""
         self.asked += 1
         kept = self._kept.get(place)
         if not kept:
@@ -61,14 +79,27 @@ class StillMemory:
         self._kept.move_to_end(place)
         thumb = self._blocks(picture).astype(np.float32)
         for i, (old, old_thumb, found) in enumerate(kept):
-            # a block's mean difference is at least the difference of its means: a cheap first test
-            if old.shape != picture.shape or cv2.absdiff(thumb, old_thumb).max() >= self.still:
+            if old.shape != picture.shape:
                 continue
-            if self._blocks(cv2.absdiff(picture, old)).max() < self.still:
-                kept.insert(0, kept.pop(i))
-                self.answered += 1
-                return found
+            # a block's mean difference is at least the difference of its means: a cheap first test
+            rough = self._changed(cv2.absdiff(thumb, old_thumb))
+            if np.count_nonzero(rough) > loose:
+                continue
+            changed = self._changed(self._blocks(cv2.absdiff(picture, old)))
+            n = int(np.count_nonzero(changed))
+            if n and (n > loose or boxes is None or _touches(changed, boxes(found), picture.shape)):
+                continue
+            kept.insert(0, kept.pop(i))
+            self.answered += 1
+            self.answered_loose += n > 0
+            return found
         return None
+
+    def _changed(self, block_diff: np.ndarray) -> np.ndarray:
+        """Blocks whose mean difference reaches ``still`` in some channel."""
+        d = block_diff.reshape(block_diff.shape[0], block_diff.shape[1], -1)
+        out: np.ndarray = d.max(2) >= self.still
+        return out
 
     def keep(self, place: Hashable, picture: np.ndarray, found: Any) -> None:
         """Remember what was found on ``picture`` at ``place`` (the oldest there is forgotten)."""
@@ -78,6 +109,20 @@ class StillMemory:
         del kept[self.per_place :]
         while len(self._kept) > self.places:
             self._kept.popitem(last=False)
+
+
+def _touches(changed: np.ndarray, boxes: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a changed block (a grid laid evenly over a picture of ``shape``) lies on a box's blocks
+    or next to them."""
+    gh, gw = changed.shape
+    h, w = shape[:2]
+    ys, xs = np.nonzero(changed)
+    for x0, y0, x1, y1 in np.asarray(boxes, np.float64).reshape(-1, 4):
+        c0, c1 = int(x0 * gw / w) - 1, int(np.ceil(x1 * gw / w))  # the box's blocks, one more each way
+        r0, r1 = int(y0 * gh / h) - 1, int(np.ceil(y1 * gh / h))
+        if np.any((xs >= c0) & (xs <= c1) & (ys >= r0) & (ys <= r1)):
+            return True
+    return False
 
 
 def read_through(

@@ -56,6 +56,9 @@ _NARROW_VIEW = 0.7
 _UNREAD_MIN_BOX = 0.6
 # an index read less surely than this is also read by its card body (``body_look``)
 _BODY_LOOK = 0.7
+# a remembered tile whose picture changed in at most this many 8-px blocks, none on or beside a box
+# found on it, is not read again (``StillMemory.recall``'s ``loose``)
+_TILE_LOOSE = 3
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,11 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
         np.asarray(out_conf, np.float32),
     )
     return Detections.merge([merged, backs])
+
+
+def _boxes_of(found: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The boxes of stage 1's finds on a tile."""
+    return found[0]
 
 
 def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -607,7 +615,7 @@ class OnnxCardDetector:
         finds: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(tiles)
         if self.tile_memory is not None:
             finds = [
-                self.tile_memory.recall((image.shape, x, y), t)
+                self.tile_memory.recall((image.shape, x, y), t, loose=_TILE_LOOSE, boxes=_boxes_of)
                 for (x, y), t in zip(origins, tiles, strict=True)
             ]
         todo = [i for i, f in enumerate(finds) if f is None]
