@@ -3,7 +3,9 @@ and stage 1's tiles read on two threads: both give what the whole model, one til
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnxruntime as ort
@@ -12,6 +14,7 @@ from test_detector_model import _row_of_cards
 
 from render.artwork import VALIDATION_DECKS
 from vision._sparse_head import SparseHead
+from vision._still_memory import StillMemory
 from vision.detections import Detections
 from vision.detector import DEFAULT_MODELS_DIR, _letterbox, decode_yolo, load_detector
 
@@ -166,3 +169,30 @@ def test_training_knows_the_tile_size_its_data_was_cut_at(tmp_path: Path) -> Non
     assert _tile_size(spec) is None  # no picture to look at
     cv2.imwrite(str(tmp_path / "b" / "images" / "t.jpg"), np.zeros((256, 256, 3), np.uint8))
     assert _tile_size(spec) == 256
+
+
+def _loose_asked(det: Any) -> list[int]:
+    """The ``loose`` the detector's tile memory is asked with, reading one crop."""
+    memory, asked = det.tile_memory, []
+
+    def spy(place: Hashable, picture: np.ndarray, *, loose: int = 0, boxes: Any = None) -> Any:
+        asked.append(loose)
+        return StillMemory.recall(memory, place, picture, loose=loose, boxes=boxes)
+
+    memory.recall = spy
+    det.detect(np.full((300, 700, 3), 90, np.uint8))
+    return asked
+
+
+def test_a_shrunk_stage_1_tolerates_no_changed_block_in_its_tiles(tmp_path: Path) -> None:
+    """The tile memory's few tolerated blocks rest on an index covering 6 blocks or more at det 6's
+    scale; a stage 1 reading the crop shrunk (``crop_scale``) sees an index in fewer, and tolerates none."""
+    import shutil
+
+    from vision.training import stamp_crop_scale
+
+    for name in ("card_det.onnx", "card_cls.onnx"):
+        shutil.copy(DEFAULT_MODELS_DIR / name, tmp_path / name)
+    assert set(_loose_asked(load_detector(tmp_path, tile=True, memory=8))) == {3}
+    stamp_crop_scale(tmp_path / "card_det.onnx", 0.5)
+    assert set(_loose_asked(load_detector(tmp_path, tile=True, memory=8))) == {0}

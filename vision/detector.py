@@ -614,8 +614,11 @@ class OnnxCardDetector:
         tiles = [image[y : y + size, x : x + size] for x, y in origins]
         finds: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(tiles)
         if self.tile_memory is not None:
+            # an index is 6 blocks or more at the scale det 6 reads; a stage 1 reading a shrunk crop
+            # sees it in fewer, so it tolerates none
+            loose = _TILE_LOOSE if self.stage1_scale >= 1.0 else 0
             finds = [
-                self.tile_memory.recall((image.shape, x, y), t, loose=_TILE_LOOSE, boxes=_boxes_of)
+                self.tile_memory.recall((image.shape, x, y), t, loose=loose, boxes=_boxes_of)
                 for (x, y), t in zip(origins, tiles, strict=True)
             ]
         todo = [i for i, f in enumerate(finds) if f is None]
