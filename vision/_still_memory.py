@@ -37,6 +37,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+_NONE = np.zeros((0, 0), bool)  # no grid of changed blocks (none counted)
+
 
 class StillMemory:
     """The last ``per_place`` pictures read at each of up to ``places`` places, with what was found."""
@@ -82,12 +84,10 @@ class StillMemory:
             if old.shape != picture.shape:
                 continue
             # a block's mean difference is at least the difference of its means: a cheap first test
-            rough = self._changed(cv2.absdiff(thumb, old_thumb))
-            if np.count_nonzero(rough) > loose:
+            if self._changed(cv2.absdiff(thumb, old_thumb), loose)[0] > loose:
                 continue
-            changed = self._changed(self._blocks(cv2.absdiff(picture, old)))
-            n = int(np.count_nonzero(changed))
-            if n and (n > loose or boxes is None or _touches(changed, boxes(found), picture.shape)):
+            n, grid = self._changed(self._blocks(cv2.absdiff(picture, old)), loose)
+            if n > loose or (n and (boxes is None or _touches(grid, boxes(found), picture.shape))):
                 continue
             kept.insert(0, kept.pop(i))
             self.answered += 1
@@ -95,11 +95,17 @@ class StillMemory:
             return found
         return None
 
-    def _changed(self, block_diff: np.ndarray) -> np.ndarray:
-        """Blocks whose mean difference reaches ``still`` in some channel."""
-        d = block_diff.reshape(block_diff.shape[0], block_diff.shape[1], -1)
-        out: np.ndarray = d.max(2) >= self.still
-        return out
+    def _changed(self, block_diff: np.ndarray, loose: int) -> tuple[int, np.ndarray]:
+        """How many blocks' mean difference reaches ``still`` in some channel, and which (a grid, when
+        the count is within ``loose``); past ``loose``, or with ``loose`` 0, any count past it will do
+        (most kept pictures are unlike the one asked about: two numpy operations decide)."""
+        over = block_diff >= self.still
+        n = int(np.count_nonzero(over))  # changed (block, channel) pairs: a block counts 1 to 3
+        channels = over.shape[2] if over.ndim == 3 else 1
+        if n == 0 or n > channels * loose:
+            return n, _NONE
+        grid = np.asarray(over.any(axis=2) if over.ndim == 3 else over)
+        return int(np.count_nonzero(grid)), grid
 
     def keep(self, place: Hashable, picture: np.ndarray, found: Any) -> None:
         """Remember what was found on ``picture`` at ``place`` (the oldest there is forgotten)."""
