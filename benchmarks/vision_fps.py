@@ -172,7 +172,7 @@ def main() -> int:
     cv2.setNumThreads(args.threads)
 
     from vision.layout import load_layout
-    from vision.pipeline import READ_AHEAD, PipelineConfig, TablePipeline
+    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline
     from vision.sources import iter_frames
 
     clip = args.clip or _clip_720p()
@@ -202,7 +202,9 @@ def main() -> int:
     frames = analysed = states = 0
     timers = _Timers()
     undo = _install_timers(timers, pipe, det) if args.breakdown else (lambda: None)
-    source = iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD)
+    source = iter_frames(
+        clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD, read_ahead_mb=READ_AHEAD_MB
+    )
     for fr in timers.frames(source) if args.breakdown else source:
         frames += 1
         if fr.image is None:

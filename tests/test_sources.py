@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -154,6 +155,35 @@ def test_stream_that_never_opens() -> None:
         list(iter_frames(0, opener=lambda t: _FakeCap(t, [])))
 
 
+def test_reading_ahead_holds_no_more_than_its_byte_budget_and_one_frame_at_least() -> None:
+    """``max_bytes``: images decoded ahead and not yet taken stay within the budget (one frame is
+    always allowed, however large), while the caller is slow."""
+    import threading
+    import time
+
+    from vision.sources import Frame, _read_ahead
+
+    made = [0]
+    lock = threading.Lock()
+
+    def frames(n: int, h: int) -> Iterator[Frame]:
+        for i in range(n):
+            with lock:
+                made[0] += 1
+            yield Frame(i, i / 25, np.zeros((h, 100, 3), np.uint8), "x")
+
+    for h, budget_frames in ((100, 3), (1000, 0)):  # 30 kB frames in 90 kB; 300 kB frames in 90 kB
+        made[0] = 0
+        most_ahead = 0
+        for taken, fr in enumerate(_read_ahead(frames(20, h), 16, 90_000), start=1):
+            time.sleep(0.01)  # the reader catches up
+            with lock:
+                most_ahead = max(most_ahead, made[0] - taken)
+            assert fr.frame == taken - 1
+        # queued within the budget, plus the one the reader holds while it waits for room
+        assert most_ahead <= max(budget_frames, 1) + 1
+
+
 def test_reading_ahead_yields_the_same_frames_and_errors(tmp_path: Path) -> None:
     """``read_ahead`` decodes in a thread of its own: the same frames in the same order, a folder's
     clips one after another, and a truncated file's error after the frames before it."""
@@ -167,6 +197,7 @@ def test_reading_ahead_yields_the_same_frames_and_errors(tmp_path: Path) -> None
         ]
 
     assert seen(read_ahead=2) == seen()
+    assert seen(read_ahead=8, read_ahead_mb=0.01) == seen()  # a budget of one or two small frames
     p = write_clip(tmp_path / "t.avi", _frames(40), fps=25.0)
     cut = tmp_path / "cut.avi"
     data = p.read_bytes()

@@ -300,7 +300,7 @@ def evaluate_clip(
 ) -> ClipScore:
     """Run the pipeline over ``clip`` and score it against ``<clip>.states.jsonl`` / ``.truth.json``."""
     from compliance.events import ClipTruth
-    from vision.pipeline import READ_AHEAD, PipelineConfig, TablePipeline
+    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline
     from vision.sources import iter_frames
 
     stem = clip.with_suffix("")
@@ -324,7 +324,9 @@ def evaluate_clip(
     pred: list[TableState] = []
     frames = 0
     last = 0
-    for fr in iter_frames(clip, analyse_fps=cfg.analyse_fps, read_ahead=READ_AHEAD):
+    for fr in iter_frames(
+        clip, analyse_fps=cfg.analyse_fps, read_ahead=READ_AHEAD, read_ahead_mb=READ_AHEAD_MB
+    ):
         if fr.image is None:
             continue
         frames += 1

@@ -63,6 +63,7 @@ def iter_frames(
     sleep: Callable[[float], None] = time.sleep,
     opener: Callable[[Any], Any] | None = None,
     read_ahead: int = 0,
+    read_ahead_mb: float = 0.0,
 ) -> Iterator[Frame]:
     """Frames of ``source``: a video file, an image file, a folder (files in name order, each with its
     own timestamps), a stream URL (``rtsp://``, ``http://``) or a camera index.
@@ -71,7 +72,8 @@ def iter_frames(
     grabbed without being retrieved, and yielded with ``image=None`` only when ``skipped`` is true).
     Live sources yield every frame (the pipeline skips by time). ``opener`` replaces
     ``cv2.VideoCapture`` (tests). ``read_ahead`` > 0 decodes a file's frames up to that many ahead in a
-    thread of their own (``_read_ahead``); what is yielded, and any error, is the same.
+    thread of their own (``_read_ahead``), and no more than ``read_ahead_mb`` MB of images ahead where
+    that is given (one frame at least); what is yielded, and any error, is the same.
     """
     open_cap = opener or cv2.VideoCapture
     open_file = opener or _open_file
@@ -100,7 +102,7 @@ def iter_frames(
     else:
         files = [path]
     frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_file))
-    yield from _read_ahead(frames, read_ahead) if read_ahead > 0 else frames
+    yield from _read_ahead(frames, read_ahead, round(read_ahead_mb * 2**20)) if read_ahead > 0 else frames
 
 
 _END: Any = object()
@@ -113,15 +115,28 @@ def _open_file(path: str) -> Any:
     return cv2.VideoCapture(path, cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
 
 
-def _read_ahead(frames: Iterator[Frame], depth: int) -> Iterator[Frame]:
-    """``frames``, decoded up to ``depth`` ahead in a thread of their own: OpenCV lets go of the
-    interpreter while it decodes, so a file's next frames are decoded on another core while the
-    caller analyses this one. An error the reading meets is raised here, after the frames before it;
-    a caller that stops early stops the reading (and the file is released)."""
+def _read_ahead(frames: Iterator[Frame], depth: int, max_bytes: int = 0) -> Iterator[Frame]:
+    """``frames``, decoded up to ``depth`` ahead (and, with ``max_bytes``, no more than that many bytes
+    of images ahead, one frame at least) in a thread of their own: OpenCV lets go of the interpreter
+    while it decodes, so a file's next frames are decoded on another core while the caller analyses
+    this one. An error the reading meets is raised here, after the frames before it; a caller that
+    stops early stops the reading (and the file is released)."""
     ready: queue.Queue[Any] = queue.Queue(depth)
     stop = threading.Event()
+    room = threading.Condition()
+    held = [0]  # bytes of images queued and not yet taken
+
+    def size(item: Any) -> int:
+        image = getattr(item, "image", None)
+        return int(image.nbytes) if max_bytes and image is not None else 0
 
     def put(item: Any) -> bool:
+        n = size(item)
+        if n:
+            with room:
+                while held[0] and held[0] + n > max_bytes and not stop.is_set():
+                    room.wait(0.05)
+                held[0] += n
         while not stop.is_set():
             try:
                 ready.put(item, timeout=0.05)
@@ -148,6 +163,11 @@ def _read_ahead(frames: Iterator[Frame], depth: int) -> Iterator[Frame]:
     try:
         while True:
             item = ready.get()
+            n = size(item)
+            if n:
+                with room:
+                    held[0] -= n
+                    room.notify()
             if item is _END:
                 return
             if isinstance(item, BaseException):
