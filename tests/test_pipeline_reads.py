@@ -530,3 +530,30 @@ def test_the_iverify_display_s_joker_printing_no_index_is_read_as_the_joker_but_
     s = _run(TablePipeline(lay, ColourDetector(), CFG), t, 10, 0)[-1]
     assert s.iverify.low == low and s.blank_corner_faces == {}
     assert s.read_confidence["iverify"] == pytest.approx(0.9)
+
+
+def test_the_blank_corner_search_is_not_run_again_on_a_still_crop_with_the_same_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A region is often read again with nothing changed (an arm passed over): the search for a card
+    printing no index gives what it gave, while the crop holds still and the detector finds the same."""
+    import vision.pipeline as vp
+
+    calls: list[int] = []
+    search = vp.blank_corner_cards
+
+    def counted(*args: object, **kwargs: object) -> np.ndarray:
+        calls.append(1)
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vp, "blank_corner_cards", counted)
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    w = next(w for w in p._watch if w.region.kind == "cards" and w.region.name == "seat1")
+    frame = t.frame(0)
+    first = p._read(w, frame, 0.0)
+    assert p._read(w, frame.copy(), 0.1) == first and len(calls) == 1
+    t.cards.append(("Qh", 420, 620))  # a card dealt: other finds, read again
+    p._read(w, t.frame(1), 0.2)
+    assert len(calls) == 2

@@ -652,13 +652,17 @@ class OnnxCardDetector:
         """Stage 1 on each tile, on ``tile_workers`` threads when there are several (onnxruntime lets go
         of the GIL while it runs, and one session may run on several threads at once): the same finds,
         in the same order, as one after another."""
-        if self.tile_workers < 2 or len(tiles) < 2:
-            return [self._stage1(t) for t in tiles]
+        return self._on_workers(self._stage1, tiles)
+
+    def _on_workers(self, fn: Any, items: list[Any]) -> list[Any]:
+        """``[fn(x) for x in items]``, on ``tile_workers`` threads when there are several items."""
+        if self.tile_workers < 2 or len(items) < 2:
+            return [fn(x) for x in items]
         if self._pool is None or self._pool[0] != os.getpid():  # a forked process has not its threads
             from concurrent.futures import ThreadPoolExecutor
 
-            self._pool = (os.getpid(), ThreadPoolExecutor(self.tile_workers, thread_name_prefix="stage1"))
-        return list(self._pool[1].map(self._stage1, tiles))
+            self._pool = (os.getpid(), ThreadPoolExecutor(self.tile_workers, thread_name_prefix="detector"))
+        return list(self._pool[1].map(fn, items))
 
     def _read_indices(
         self,
@@ -754,9 +758,14 @@ class OnnxCardDetector:
         def read(todo: list[int]) -> np.ndarray:
             rgb = [cv2.cvtColor(crops[i], cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for i in todo]
             batch = np.ascontiguousarray(np.stack(rgb), np.float32) / 255.0
-            probs = self._classify(batch)
-            if self.turned_views:  # the same crop turned 180 degrees (an index reads either way up)
-                probs = (probs + self._classify(np.ascontiguousarray(batch[:, :, ::-1, ::-1]))) / 2
+            if not self.turned_views:
+                return self._classify(batch)
+            # and the same crops turned 180 degrees (an index reads either way up), the two batches at
+            # once where there are two workers
+            upright, turned = self._on_workers(
+                self._classify, [batch, np.ascontiguousarray(batch[:, :, ::-1, ::-1])]
+            )
+            probs: np.ndarray = (upright + turned) / 2
             return probs
 
         return read_through(self.index_memory, places, crops, read)

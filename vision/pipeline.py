@@ -59,6 +59,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
+from vision._still_memory import StillMemory
 from vision.card_body import CARD_MM, INDEX_SIZED  # poker-size card (mm); the share of it an index is
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
@@ -641,6 +642,9 @@ class TablePipeline:
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
+        # the blank-corner search's finds on a region's crop, for the same finds of the detector, while
+        # the crop holds still (a region is often read again with nothing changed: an arm passed over)
+        self._blank_memory = StillMemory(2, places=64)
         # read confidence of the face cards of each zone in the latest read (TableState.read_confidence),
         # each card's confidence in a card zone's latest read, left to right (TableState.card_confidence),
         # and both of the reading each zone last settled on (key -> (reading, zone's, cards'))
@@ -1006,7 +1010,11 @@ class TablePipeline:
             dets = merge_card_indices(found, r.px_per_mm)
             # (the reads before merging too: an index merged into another card's box still shows its card)
             seen = Detections.merge([dets, found])
-            jokers = blank_corner_cards(crop, seen, r.px_per_mm, self._unread_boxes)
+            place = (r.name, seen.xyxy.tobytes(), seen.class_id.tobytes(), self._unread_boxes.tobytes())
+            jokers = self._blank_memory.recall(place, crop)
+            if jokers is None:
+                jokers = blank_corner_cards(crop, seen, r.px_per_mm, self._unread_boxes)
+                self._blank_memory.keep(place, crop, jokers)
             by_paper = np.zeros(len(dets) + len(jokers), bool)
             by_paper[len(dets) :] = True
             if len(jokers):  # a Joker printing no index (or a star) that the detector could not read
