@@ -7,8 +7,10 @@ the bundled samples are 1920x1080) into .cache/bench/ once, and measures that; p
 to measure 1080p.
 
 Prints:
-- decode only: frames per second of reading the clip with OpenCV (every frame decoded, the frames
-  not analysed grabbed without colour conversion), the floor under everything else;
+- decode only: frames per second, and CPU seconds, of reading the clip with OpenCV (every frame
+  decoded, the frames not analysed grabbed without colour conversion), the floor under everything
+  else: as the pipeline opens a file (one FFmpeg thread) and as OpenCV does by default (FFmpeg's own
+  threads, for comparison);
 - replay: frames per second of ``watch()`` over the clip (decode at full rate, analyse at
   ``--analyse-fps``), and the ratio to real time (target: 10x real time for 25 fps = 250 fps);
 - detector: calls, ms per call, ms per analysed frame (the detector only runs on zones that changed);
@@ -190,10 +192,13 @@ def main() -> int:
     w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
     cap.release()
 
-    # decode only, the same way the pipeline reads (decode every n-th, grab the rest)
-    t0 = time.perf_counter()
-    n = sum(1 for _ in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True))
-    dec = time.perf_counter() - t0
+    # decode only, the same way the pipeline reads (decode every n-th, grab the rest); and with OpenCV's
+    # default opening (FFmpeg's own threads), which the pipeline does not use
+    decoding = []
+    for opener in (None, cv2.VideoCapture):
+        t0, c0 = time.perf_counter(), time.process_time()
+        n = sum(1 for _ in iter_frames(clip, analyse_fps=args.analyse_fps, skipped=True, opener=opener))
+        decoding.append((n / (time.perf_counter() - t0), time.process_time() - c0))
 
     cfg = PipelineConfig(analyse_fps=args.analyse_fps)
     pipe = TablePipeline(layout, det, cfg)
@@ -221,7 +226,11 @@ def main() -> int:
     print(
         f"clip: {clip.name} ({w}x{h}, {fps:g} fps, {frames} frames = {video_s:.1f} s); detector: {det_name}"
     )
-    print(f"decode only:  {n / dec:7.1f} fps")
+    (own_fps, own_cpu), (ff_fps, ff_cpu) = decoding
+    print(
+        f"decode only:  {own_fps:7.1f} fps, {own_cpu:.2f} CPU-s (one FFmpeg thread, as the pipeline); "
+        f"{ff_fps:.1f} fps, {ff_cpu:.2f} CPU-s with FFmpeg's own threads"
+    )
     print(
         f"replay:       {frames / wall:7.1f} fps = {video_s / wall:5.1f}x real time "
         f"(target 10x = {10 * fps:g} fps); {analysed} frames analysed at {args.analyse_fps:g}/s, "

@@ -189,7 +189,8 @@ COARSE_CAMERA_PX_PER_MM = 1.0
 # no more than READ_AHEAD_MB of them (32 frames of 720p, 15 of 1080p, 3 of 4K): a region read takes
 # tens of ms while a quiet frame takes one, so a deep queue keeps the decoder busy through the reads
 # and the pipeline fed through the quiet frames (the 720p benchmark: the wait for frames 0.44-0.59 s
-# a replay with 4 ahead, 0.07-0.08 s with 32; 8.0-8.4x -> 8.4-9.0x real time, peak memory +30 MB)
+# a replay with 4 ahead, 0.05-0.09 s with 32; 199-211 -> 216-221 fps; peak memory 353 -> 385-446 MB,
+# the queue fuller on a slower machine; ``benchmarks/vision_fps.py --breakdown``)
 READ_AHEAD = 32
 READ_AHEAD_MB = 96.0
 

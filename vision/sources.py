@@ -111,7 +111,8 @@ _END: Any = object()
 def _open_file(path: str) -> Any:
     """A video file opened for decoding on one thread: FFmpeg's own threads (one a core by default)
     cost more CPU than they save once the pipeline keeps the other core busy (the 720p benchmark
-    clip: 1.9-2.0 CPU-s to decode against 2.3-2.7 on two threads; ``benchmarks/vision_fps.py``)."""
+    clip: 1.48 CPU-s to decode against 1.72 on FFmpeg's own threads, as ``benchmarks/vision_fps.py``
+    prints both; 1.9-2.0 against 2.3-2.7 in a slower hour of this shared machine)."""
     return cv2.VideoCapture(path, cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
 
 
