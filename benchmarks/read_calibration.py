@@ -1,7 +1,7 @@
 """How sure a card read is, and how often it is right: the shipped detector's raw index reads on
 held-out-deck zone crops, by read confidence.
 
-    .venv/bin/python benchmarks/read_calibration.py --data D5 [--models models]
+    .venv/bin/python benchmarks/read_calibration.py --data D5 [--models models] [--no-pair-corners]
 
 ``D5`` is a ``paigow-monitor export-table-training`` folder (its ``zones/`` are the held-out
 rounds' whole region crops with their truth). Every index read (before a card's two indices are
@@ -32,6 +32,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, required=True, help="an export-table-training folder")
     ap.add_argument("--models", type=Path, default=None, help="folder with the detector (default: models/)")
+    ap.add_argument(
+        "--no-pair-corners",
+        action="store_true",
+        help="read a card's two index corners apart (the detector's pair_corners off)",
+    )
     args = ap.parse_args()
 
     import cv2
@@ -45,7 +50,7 @@ def main() -> int:
     if not zones:
         print(f"{args.data}: no zones/*.jpg (run paigow-monitor export-table-training)", file=sys.stderr)
         return 2
-    det = load_detector(args.models, conf=0.3, tile=True, cls_conf=0.3)
+    det = load_detector(args.models, conf=0.3, tile=True, cls_conf=0.3, pair_corners=not args.no_pair_corners)
 
     # the stage-1 score of each index box, kept as stage 2 reads it (a read's confidence is score x p)
     scores: dict[tuple[float, ...], float] = {}

@@ -312,6 +312,7 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
     det._cls_names = np.arange(_NOT_INDEX + 1)
     det.body_look = 0.7
+    det.pair_corners = True  # a row of indices: no two at one card's opposite corners
     five_c, jack_c, three_c = 3 * 4 + 3, 9 * 4 + 3, 1 * 4 + 3  # card codes: rank * 4 + suit
     usual = {
         10: [(0, 0.95)],  # sure: never weighed
@@ -357,6 +358,108 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
     assert looked == []  # no card scale given: no body look
     got = dict(zip(still.xyxy[:, 0].astype(int).tolist(), still.class_id.tolist(), strict=True))
     assert got == {10: 0, 40: jack_c, 100: jack_c} and still_unread[:, 0].tolist() == [70]
+
+
+# at 1.6 px/mm a card is 101.6 x 142.2 px: a top-left index box and the bottom-right one of the same
+# card span 96 x 134 px together
+def _card_corners(x: int, y: int = 10) -> list[list[float]]:
+    return [[x, y, x + 12, y + 30], [x + 84, y + 104, x + 96, y + 134]]
+
+
+def test_the_two_index_corners_of_one_card_are_paired_and_nothing_else_is() -> None:
+    from vision.detector import corner_pairs
+
+    top = _card_corners(100)  # the top card of a spread: both its corners in view
+    spread = [[x, 10, x + 12, 40] for x in (20, 45, 70)]  # the cards under it: their top-left indices
+    boxes = np.array([*spread, *top], np.float32)
+    assert corner_pairs(boxes, 1.6) == [(3, 4)]
+    assert corner_pairs(boxes, 1.0) == []  # at another scale they do not span a card
+    # a deck printing all four corners (dondorf): the top card's top-right and bottom-left indices are
+    # not paired (one pair a card), nor the first card's bottom-left index with the top-left index of
+    # the card whose top-right corner it would make (the indices of the cards between lie inside)
+    four = [*top, [184, 10, 196, 40], [100, 114, 112, 144]]
+    first_bl = [[20, 114, 32, 144]]
+    boxes = np.array([*spread, *four, *first_bl], np.float32)
+    assert corner_pairs(boxes, 1.6) == [(3, 4)]
+    # a bottom-left index and a top-left one further along make an up-and-right diagonal: never a pair
+    assert corner_pairs(np.array([[110, 10, 122, 40], [26, 114, 38, 144]], np.float32), 1.6) == []
+    assert corner_pairs(np.zeros((0, 4), np.float32), 1.6) == []
+
+
+def test_a_cards_two_corners_are_read_as_one_and_no_surer_than_the_surer_corner() -> None:
+    """``pair_corners``: the two indices of one card (both in view) are read as one, their class
+    probabilities multiplied; the pair is named no surer than its surer corner, or ``body_look``."""
+    from vision.detector import _NOT_INDEX, OnnxCardDetector, merge_index_corners
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look, det.pair_corners = None, 0.7, True
+    three_s, three_c, jack_s = 1 * 4 + 2, 1 * 4 + 3, 9 * 4 + 2  # card codes: rank * 4 + suit
+    usual = {
+        # card A: read 3c at its top-left corner by a hair, 3s surely at its bottom-right one
+        10: [(three_c, 0.45), (three_s, 0.35)],
+        94: [(three_s, 0.6), (three_c, 0.1)],
+        # card B: two doubtful corners that agree
+        210: [(jack_s, 0.6), (three_s, 0.1)],
+        294: [(jack_s, 0.6), (three_s, 0.1)],
+        # card C: a sure corner and a doubtful one
+        410: [(three_c, 0.95)],
+        494: [(three_c, 0.5), (three_s, 0.3)],
+    }
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    boxes = np.array([*_card_corners(10), *_card_corners(210), *_card_corners(410)], np.float32)
+    image = np.zeros((160, 520, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), 1.6)
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {10: three_s, 94: three_s, 210: jack_s, 294: jack_s, 410: three_c, 494: three_c}
+    conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
+    # A: 0.35 x 0.6 against 0.45 x 0.1 (and "not an index" 0.2 x 0.3): 3s at 0.21 / 0.315
+    assert conf[10] == conf[94] == pytest.approx(0.9 * 0.21 / 0.315, rel=1e-4)
+    # B: 0.36 against 0.01 + 0.09 (0.78), surer than either corner, but a pair of doubtful corners stops
+    # at 0.7
+    assert conf[210] == conf[294] == pytest.approx(0.9 * 0.7)
+    # C: 0.475 against 0.05 x 0.3 and "not an index" 0.05 x 0.2: under the sure corner's 0.95 (capped)
+    assert conf[410] == pytest.approx(0.9 * min(0.95, 0.475 / (0.475 + 0.015 + 0.01)), rel=1e-4)
+    assert unread.size == 0
+    assert sorted(merge_index_corners(found).class_id.tolist()) == sorted([three_s, jack_s, three_c])
+    # without the card's scale (a still), or with pairing off, each corner is read on its own
+    for scale, pair in ((None, True), (1.6, False)):
+        det.pair_corners = pair
+        alone, _ = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), scale)
+        got = dict(zip(alone.xyxy[:, 0].astype(int).tolist(), alone.class_id.tolist(), strict=True))
+        assert got[10] == three_c and got[94] == three_s
+
+
+def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() -> None:
+    """A pair whose contested corner (the narrow look's two cuts disagreed) has its narrow cut naming
+    another class than the pair is left unnamed unless the other corner reads the pair's class."""
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look, det.pair_corners = None, 0.7, True
+    three_s, jack_s = 1 * 4 + 2, 9 * 4 + 2
+    usual = {
+        10: [(jack_s, 0.45), (three_s, 0.35)],  # contested: the narrow cut reads 3s
+        94: [(three_s, 0.8)],  # the other corner: 3s, surely (the narrow cut backed)
+        210: [(jack_s, 0.45), (three_s, 0.35)],  # contested: the narrow cut reads 3s
+        294: [(jack_s, 0.45), (three_s, 0.3)],  # contested too: the narrow cut reads 3s
+        410: [(jack_s, 0.5), (three_s, 0.3)],  # contested: the narrow cut reads 3s ...
+        494: [(jack_s, 0.9)],  # ... but the other corner reads J surely
+    }
+    narrowed = {10: [(three_s, 0.8)], 210: [(three_s, 0.7)], 294: [(three_s, 0.7)], 410: [(three_s, 0.8)]}
+    det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
+    boxes = np.array([*_card_corners(10), *_card_corners(210), *_card_corners(410)], np.float32)
+    image = np.zeros((160, 520, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), 1.6)
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    # card 1: the pair reads 3s, what the contested corner's narrow cut read: named
+    # card 2: the pair reads J, both corners' narrow cuts read 3s: unnamed, both corners
+    # card 3: the pair reads J, the contested corner's narrow cut 3s, the other corner J: named J
+    assert got == {10: three_s, 94: three_s, 410: jack_s, 494: jack_s}
+    assert unread[:, 0].tolist() == [210, 294]
 
 
 def test_a_narrowed_crop_keeps_the_middle_across_the_index() -> None:

@@ -189,6 +189,10 @@ def eval_detector(
             help="weigh indices less sure than this by the card body below them (card zones; 0 = off)"
         ),
     ] = 0.7,
+    pair_corners: Annotated[
+        bool,
+        typer.Option(help="read a card's two index corners as one where both are in view (card zones)"),
+    ] = True,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
@@ -202,6 +206,7 @@ def eval_detector(
         second_look=second_look,
         narrow_look=narrow_look,
         body_look=body_look,
+        pair_corners=pair_corners,
     )
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))

@@ -38,9 +38,11 @@ __all__ = [
     "INDEX_INSET",
     "INDEX_SIZED",
     "NO_BODY",
+    "OPPOSITE_CORNERS",
     "WINDOW_H",
     "WINDOW_W",
     "BodyReader",
+    "at_opposite_corners",
     "body_weights",
     "body_window",
     "fuse",
@@ -54,6 +56,21 @@ INDEX_INSET = (0.035, 0.02)  # the index box's top-left corner from the card's, 
 # is longer)
 INDEX_SIZED = 0.5
 _GREY = 128
+# two index boxes at a card's opposite corners (a standard deck's top-left and bottom-right indices)
+# span the card itself: their union is this share of the card's width and length (the index boxes
+# stop a little short of the card's edges). The next card of a spread, or one beside it in a row,
+# makes the union a fifth of a card wider or more.
+OPPOSITE_CORNERS = (0.85, 1.04)
+
+
+def at_opposite_corners(a: np.ndarray, b: np.ndarray, px_per_mm: float) -> bool:
+    """Whether two boxes (xyxy, at ``px_per_mm``) lie at one card's opposite corners: their union
+    spans the card's width and length (``OPPOSITE_CORNERS``), either way round."""
+    spans = sorted((float(max(a[2], b[2]) - min(a[0], b[0])), float(max(a[3], b[3]) - min(a[1], b[1]))))
+    card = sorted(px_per_mm * m for m in CARD_MM)
+    return all(
+        OPPOSITE_CORNERS[0] * c <= v <= OPPOSITE_CORNERS[1] * c for v, c in zip(spans, card, strict=True)
+    )
 
 
 def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm: float) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
-from vision.card_body import BodyReader, fuse
+from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
@@ -382,6 +382,56 @@ def _narrow_look_reads(
     return out, named & (narrow.argmax(1) != first)
 
 
+def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
+    """Pairs of index boxes (xyxy, N x 4, at ``px_per_mm``) lying at one card's opposite corners
+    (``vision.card_body.OPPOSITE_CORNERS``: their union spans the card, standing upright; one box
+    right of and below the other), each box in one pair at most, the pairs whose union is nearest a
+    card's own span first. In a spread hand only the top
+    card shows both of its indices; a lone card does, and every card the i-Verify display draws."""
+    n = len(boxes)
+    if n < 2:
+        return []
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    i, j = np.triu_indices(n, 1)
+    w = np.maximum(b[i, 2], b[j, 2]) - np.minimum(b[i, 0], b[j, 0])
+    h = np.maximum(b[i, 3], b[j, 3]) - np.minimum(b[i, 1], b[j, 1])
+    short, long_ = sorted(px_per_mm * m for m in CARD_MM)
+    lo, hi = OPPOSITE_CORNERS
+    # top-left and bottom-right: one box right of and below the other. A deck printing all four
+    # corners (dondorf) shows a bottom-left index on the first card of a spread, a card-sized union
+    # with the top-left index of the card three to the right: that pair lies the other way
+    diagonal = (b[j, 0] - b[i, 0]) * (b[j, 1] - b[i, 1]) > 0
+    ok = diagonal & (w >= lo * short) & (w <= hi * short) & (h >= lo * long_) & (h <= hi * long_)
+    off = np.where(ok, np.abs(w / short - 0.945) + np.abs(h / long_ - 0.945), np.inf)
+    centres = (b[:, :2] + b[:, 2:]) / 2
+    used = np.zeros(n, bool)
+    out = []
+    for k in np.argsort(off, kind="stable"):
+        if not np.isfinite(off[k]):
+            break
+        a, c = int(i[k]), int(j[k])
+        if used[a] or used[c] or _between(b, centres, a, c):
+            continue
+        used[a] = used[c] = True
+        out.append((a, c))
+    return out
+
+
+def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
+    """Whether another box's centre lies inside the union of boxes ``a`` and ``c``, away from its
+    other two corners (where a deck printing all four corners has the card's own third and fourth
+    index). A card's two corners enclose nothing else; a top-left index and the bottom-left one of a
+    card further along the spread (four-corner decks) enclose the indices of the cards between."""
+    x0, y0 = min(b[a, 0], b[c, 0]), min(b[a, 1], b[c, 1])
+    x1, y1 = max(b[a, 2], b[c, 2]), max(b[a, 3], b[c, 3])
+    reach = max(b[a, 2] - b[a, 0], b[a, 3] - b[a, 1], b[c, 2] - b[c, 0], b[c, 3] - b[c, 1])
+    inside = (centres[:, 0] > x0) & (centres[:, 0] < x1) & (centres[:, 1] > y0) & (centres[:, 1] < y1)
+    inside[[a, c]] = False
+    for cx, cy in ((x1, y0), (x0, y1)):
+        inside &= np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) > reach
+    return bool(inside.any())
+
+
 def _check_image(image: np.ndarray) -> None:
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
@@ -411,6 +461,9 @@ class OnnxCardDetector:
     0.966 against 0.979: a wide font's 6 comes out a 5). 0 turns it off. Measured at 0.6 with
     cls 12 (``benchmarks/classifier_accuracy.py --data D5``), held-out index crops named at the
     classifier's floor: precision 0.9868 -> 0.9934 (wrong reads 75 -> 37), recall 0.9778 -> 0.9757.
+    ``pair_corners``: where the caller gives the card's scale (as for ``body_look``), the two indices
+    of one card (both in view: the top card of a spread, a lone card, a card the i-Verify display
+    draws) are read as one, their class probabilities multiplied (``_pair_corners``).
     ``memory``: stage 1's finds on the last this many tiles read at each place of an image (with
     ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
@@ -435,6 +488,7 @@ class OnnxCardDetector:
         second_look: float = 0.0,
         narrow_look: float = 0.6,
         body_look: float = _BODY_LOOK,
+        pair_corners: bool = True,
         coarse_camera: bool = False,
         memory: int = 0,
         tile_workers: int = 1,
@@ -478,6 +532,7 @@ class OnnxCardDetector:
         if not 0 <= body_look <= 1:
             raise ValueError(f"body_look must be within 0..1, but got {body_look}")
         self.body_look = body_look
+        self.pair_corners = pair_corners
         self._body: BodyReader | None = None
         if files.body is not None and body_look > 0:
             self._body = BodyReader(files.body, threads)
@@ -722,18 +777,68 @@ class OnnxCardDetector:
                 weighed[doubt] = True
                 # the two cuts of the index disagreed: the body's read settles it for the narrow one
                 contested[doubt] &= probs[doubt].argmax(1) != narrow_top[doubt]
+        cap = np.ones(len(boxes), np.float32)
+        if body_px_per_mm and self.pair_corners:
+            probs, cap = self._pair_corners(probs, boxes, body_px_per_mm, weighed, contested, narrow_top)
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
         # the body tells a rank, not a suit, and its held-out reads are surer than right: it may change
         # which card a doubtful read names, never make the read sure (a finding resting on it is a
         # review item, not an alert)
-        p = np.where(weighed, np.minimum(p, self.body_look), p)
+        p = np.minimum(np.where(weighed, np.minimum(p, self.body_look), p), cap)
         keep = (card != _NOT_INDEX) & (p >= self.cls_conf) & ~contested
         faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
         weak = ((card != _NOT_INDEX) & (p < self.cls_conf)) | contested
         unread = weak & (det_conf >= _UNREAD_MIN_BOX)
         return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4)
+
+    def _pair_corners(
+        self,
+        probs: np.ndarray,
+        boxes: np.ndarray,
+        px_per_mm: float,
+        weighed: np.ndarray,
+        contested: np.ndarray,
+        narrow_top: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Both indices of one card read as one (``pair_corners``): the two reads' class probabilities
+        multiplied and renormalised, for each of the two boxes. Returns the probabilities and each
+        box's cap on its read; ``weighed`` and ``contested`` are updated in place for the pairs.
+
+        The two corners are read apart, from different pixels, but in the same font and blur, so their
+        errors are not independent: the pair is named no surer than its surer corner alone, or than
+        ``body_look`` (a pair of doubtful corners that agree may be named, as a review item's read, not
+        an alert's). A corner the body look weighed counts at most ``body_look`` towards that. A pair
+        whose surest class is "not an index" at either corner is left as it was, and so is a pair whose
+        class is not among the two likeliest of each corner (some decks' bottom-right 3 reads as a spread
+        of other ranks, 3s at a few percent: its product would sink the top-left corner's sure 3s).
+        A pair with a contested corner (the narrow look's two cuts disagreed) whose narrow cut names
+        another class than the pair is left unnamed, unless a corner backs the pair's class: read so
+        (uncontested), or so by its narrow cut (contested)."""
+        probs = probs.copy()
+        cap = np.ones(len(boxes), np.float32)
+        sure = probs.max(1)
+        own = np.where(weighed, np.minimum(sure, self.body_look), sure)
+        for i, j in corner_pairs(boxes, px_per_mm):
+            if _NOT_INDEX in (self._cls_names[probs[i].argmax()], self._cls_names[probs[j].argmax()]):
+                continue
+            joint = probs[i] * probs[j]
+            total = float(joint.sum())
+            if total <= 0.0:
+                continue
+            joint /= total
+            top = int(joint.argmax())
+            if not all(top in np.argsort(-probs[k])[:2] for k in (i, j)):
+                continue  # a corner that does not hold the pair's class among its two likeliest
+            objects = [k for k in (i, j) if contested[k] and narrow_top[k] != top]
+            supports = [k for k in (i, j) if (narrow_top[k] if contested[k] else probs[k].argmax()) == top]
+            still = bool(objects) and not supports
+            probs[i] = probs[j] = joint
+            cap[i] = cap[j] = max(float(own[i]), float(own[j]), self.body_look)
+            weighed[i] = weighed[j] = False
+            contested[i] = contested[j] = still
+        return probs, cap
 
     def _class_probs(
         self,

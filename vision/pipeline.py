@@ -60,7 +60,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
 from vision._still_memory import StillMemory
-from vision.card_body import CARD_MM, INDEX_SIZED  # poker-size card (mm); the share of it an index is
+
+# CARD_MM: a poker-size card (mm); INDEX_SIZED: the share of its length an index is at most
+from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
@@ -372,25 +374,19 @@ def _two_reads(a: float, b: float) -> float:
     return a * (1 - b) / max(a * (1 - b) + b * (1 - a), 1e-9)
 
 
-# two index reads at a card's opposite corners span the card itself: their union is this share of
-# the card's width and length (the index boxes stop a little short of the card's edges)
-_OPPOSITE_CORNERS = (0.85, 1.04)
-
-
 def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
     """Two face reads of different classes at the two ends of one card are that card, read twice.
 
     A card's top and bottom indices (or its whole box, once joined) lie in one column, a card's
     length apart; in a spread hand the next card is offset sideways by a fifth of a card or more, so
     no two cards share that. Or they lie at the card's opposite corners (a standard deck's top-left
-    and bottom-right indices), their union the card's own size (``_OPPOSITE_CORNERS``: b42-0019, the
+    and bottom-right indices), their union the card's own size (``at_opposite_corners``: b42-0019, the
     dealer's hand turned up, a 3c read 3s at its bottom-right corner: a seventh card in a six-card
     hand); the next card of a spread, or the one beside it in a row, makes the union a fifth of a card
     wider or more. The two reads disagree (s02: a dondorf Ts read Tc at its bottom end, an extra card
     to the count): the surer class is kept, with the confidence two disagreeing reads leave it
     (``_two_reads``)."""
     lo, hi = (f * px_per_mm * CARD_MM[1] for f in (0.8, 1.12))
-    card = sorted(px_per_mm * m for m in CARD_MM)
     # index-sized reads only: whole-card boxes (a detector that boxes cards, ground-truth boxes) of
     # cards piled in one column would otherwise be joined
     tall = dets.xyxy[:, 3] - dets.xyxy[:, 1]
@@ -411,11 +407,7 @@ def _join_card_ends(dets: Detections, px_per_mm: float) -> Detections:
                 abs(float(xyxy[i, 0] - xyxy[j, 0])) < 0.5 * index_w
                 and union[2] - union[0] < max(wi, wj) + 0.5 * index_w
             )
-            spans = sorted((float(union[2] - union[0]), float(union[3] - union[1])))
-            opposite = all(
-                _OPPOSITE_CORNERS[0] * c <= v <= _OPPOSITE_CORNERS[1] * c
-                for v, c in zip(spans, card, strict=True)
-            )
+            opposite = at_opposite_corners(xyxy[i], xyxy[j], px_per_mm)
             if not (opposite or (same_column and lo <= union[3] - union[1] <= hi)):
                 continue
             xyxy[i] = union
