@@ -386,8 +386,8 @@ def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
     """Pairs of index boxes (xyxy, N x 4, at ``px_per_mm``) lying at one card's opposite corners
     (``vision.card_body.OPPOSITE_CORNERS``: their union spans the card, standing upright; one box
     right of and below the other), each box in one pair at most, the pairs whose union is nearest a
-    card's own span first. In a spread hand only the top
-    card shows both of its indices; a lone card does, and every card the i-Verify display draws."""
+    card's own span first. In a spread hand only the top card shows both of its indices; a lone card
+    does, and every card the i-Verify display draws."""
     n = len(boxes)
     if n < 2:
         return []
@@ -402,7 +402,8 @@ def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
     # with the top-left index of the card three to the right: that pair lies the other way
     diagonal = (b[j, 0] - b[i, 0]) * (b[j, 1] - b[i, 1]) > 0
     ok = diagonal & (w >= lo * short) & (w <= hi * short) & (h >= lo * long_) & (h <= hi * long_)
-    off = np.where(ok, np.abs(w / short - 0.945) + np.abs(h / long_ - 0.945), np.inf)
+    mid = (lo + hi) / 2  # the span a card's own two corners make, about
+    off = np.where(ok, np.abs(w / short - mid) + np.abs(h / long_ - mid), np.inf)
     centres = (b[:, :2] + b[:, 2:]) / 2
     used = np.zeros(n, bool)
     out = []

@@ -60,8 +60,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
 from vision._still_memory import StillMemory
-
-# CARD_MM: a poker-size card (mm); INDEX_SIZED: the share of its length an index is at most
 from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
