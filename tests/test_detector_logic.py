@@ -523,3 +523,111 @@ def test_turned_reads_pool_one_find_per_card() -> None:
     kept = _pooled(found)
     assert kept.xyxy.tolist() == [[0, 0, 60, 90], [40, 5, 50, 33], [200, 0, 210, 28]]
     assert kept.class_id.tolist() == [ks, qs, ks]
+
+
+class _RankBody:
+    """A stand-in for the card body model: each box (by its left x) shows the given rank code (card
+    code of the rank's first suit) at probability ``p``, or nothing; records what it was shown."""
+
+    def __init__(self, shows: dict[int, tuple[int, float]]) -> None:
+        self.shows, self.looked = shows, []  # type: list[int]
+
+    def probs(
+        self, image: np.ndarray, boxes: list[np.ndarray], all_boxes: np.ndarray, px_per_mm: float
+    ) -> np.ndarray:
+        from vision.card_body import NO_BODY
+
+        q = np.zeros((len(boxes), NO_BODY + 1), np.float32)
+        for i, b in enumerate(boxes):
+            self.looked.append(int(b[0]))
+            code, p = self.shows.get(int(b[0]), (NO_BODY, 1.0))
+            q[i, code] = p
+            q[i, NO_BODY if code != NO_BODY else 0] += 1 - p
+        return q
+
+
+def test_a_sure_body_settles_a_contest_of_ranks_not_one_of_suits() -> None:
+    """The narrow look's two cuts disagreeing on an index (contested): a body that reads the usual
+    cut's rank at ``_BODY_SETTLES`` or more settles it for that face; a less sure body does not, and
+    no body settles a contest of suits (it does not tell suits)."""
+    from vision.detector import _BODY_SETTLES, _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det.pair_corners = 0.7, True
+    six_h, ten_h, ace_s, ace_c = 4 * 4 + 1, 8 * 4 + 1, 12 * 4, 12 * 4 + 3
+    usual = {
+        10: [(six_h, 0.5), (ten_h, 0.3)],  # 6h by the usual cut, Th by the narrow one; the body: 6, surely
+        40: [(six_h, 0.5), (ten_h, 0.3)],  # the same, the body less sure of the 6
+        70: [(ace_s, 0.5), (ace_c, 0.4)],  # As by the usual cut, Ac by the narrow one: suits
+    }
+    narrowed = {10: [(ten_h, 0.6)], 40: [(ten_h, 0.6)], 70: [(ace_c, 0.6)]}
+    det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
+    assert 0.8 < _BODY_SETTLES <= 0.95
+    body = _RankBody({10: (4 * 4, 0.95), 40: (4 * 4, 0.8), 70: (12 * 4, 0.95)})
+    det._body = body  # type: ignore[assignment]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70)], np.float32)
+    image = np.zeros((60, 100, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
+    assert body.looked == [10, 40, 70]
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {10: six_h}
+    assert found.confidence[0] <= 0.9 * 0.7 + 1e-6  # weighed by the body: a review item's read at most
+    assert unread[:, 0].tolist() == [40, 70]
+
+
+def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagree() -> None:
+    """A pair of corners: a doubtful bottom-right corner is weighed by its card's body (the window
+    below the top-left index, not below itself), and a card whose corners name different faces has
+    its body read even where its top-left corner is sure."""
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det.pair_corners = 0.7, True
+    three_s, three_c, five_s, six_s, eight_s = 1 * 4, 1 * 4 + 3, 3 * 4, 4 * 4, 6 * 4
+    ten_h, six_h = 8 * 4 + 1, 4 * 4 + 1
+    usual = {
+        # card A (simplistic's 3s at 720p): the top-left index reads 6s, 3s a little; the bottom-right
+        # one 5s and 6s, 3s third; the body shows three pips
+        10: [
+            (six_s, 0.33),
+            (six_s + 3, 0.1),
+            (five_s, 0.2),
+            (eight_s, 0.2),
+            (three_s, 0.08),
+            (three_c, 0.04),
+        ],
+        94: [
+            (five_s, 0.3),
+            (six_s, 0.25),
+            (eight_s, 0.2),
+            (three_s, 0.1),
+            (six_s + 3, 0.07),
+            (three_c, 0.03),
+        ],
+        # card B (tigullio's 6h on the display): the top-left index reads Th surely, the bottom-right
+        # 6h; the body shows six pips
+        210: [(ten_h, 0.8), (six_h, 0.1)],
+        294: [(six_h, 0.55), (ten_h, 0.35)],
+    }
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    body = _RankBody({10: (1 * 4, 0.95), 210: (4 * 4, 0.95)})
+    det._body = body  # type: ignore[assignment]
+    boxes = np.array([*_card_corners(10), *_card_corners(210)], np.float32)
+    image = np.zeros((160, 320, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    # each corner weighed by the body below its card's top-left index; 210 is sure, but its corners
+    # disagree
+    assert sorted(body.looked) == [10, 10, 210, 210]
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {10: three_s, 94: three_s, 210: six_h, 294: six_h}
+    assert (found.confidence <= 0.9 * 0.7 + 1e-6).all() and unread.size == 0
+    # without the body model, card A's corners do not agree enough to pair and neither is named 3s;
+    # card B's pair reads Th (the sure corner's face)
+    det._body = None
+    alone, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    got = dict(zip(alone.xyxy[:, 0].astype(int).tolist(), alone.class_id.tolist(), strict=True))
+    assert three_s not in got.values() and got[210] == ten_h

@@ -56,6 +56,9 @@ _NARROW_VIEW = 0.7
 _UNREAD_MIN_BOX = 0.6
 # an index read less surely than this is also read by its card body (``body_look``)
 _BODY_LOOK = 0.7
+# a body read this sure of a rank settles a contested index (the narrow look's two cuts disagreeing)
+# for the face of that rank the index and body read together
+_BODY_SETTLES = 0.9
 # a remembered tile whose picture changed in at most this many 8-px blocks, none on or beside a box
 # found on it, is not read again (``StillMemory.recall``'s ``loose``)
 _TILE_LOOSE = 3
@@ -380,6 +383,24 @@ def _narrow_look_reads(
     out = usual.copy()
     out[~named] = (usual[~named] + narrow[~named]) / 2
     return out, named & (narrow.argmax(1) != first)
+
+
+def _body_settles(
+    fused: np.ndarray, narrow_top: np.ndarray, body: np.ndarray, names: np.ndarray
+) -> np.ndarray:
+    """Which contested index reads (the narrow look's two cuts disagreeing) the card body settles:
+    ``fused``, the index read weighed by the body (columns named by ``names``); ``narrow_top``, the
+    narrow cut's surest column; ``body``, the body model's probabilities (N x 54, card codes). Settled:
+    the fused read names the narrow cut's face, or a face of another rank than the narrow cut's whose
+    rank the body reads at ``_BODY_SETTLES`` or more. A contest of suits stays (the body's suit reads
+    are not trusted: ``vision.card_body.body_weights``)."""
+    top = fused.argmax(1)
+    face, narrow = names[top], names[np.maximum(narrow_top, 0)]
+    rank = body[:, :52].reshape(len(body), 13, 4).sum(axis=2)
+    sure = rank[np.arange(len(body)), np.minimum(face, 51) // 4] >= _BODY_SETTLES
+    other_rank = (face < 52) & ((narrow >= 52) | (narrow // 4 != face // 4))
+    out: np.ndarray = (top == narrow_top) | (sure & other_rank)
+    return out
 
 
 def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
@@ -770,17 +791,31 @@ class OnnxCardDetector:
                 probs[doubt], narrow, self._cls_names, self.cls_conf
             )
         weighed = np.zeros(len(boxes), bool)
+        pairs = corner_pairs(boxes, body_px_per_mm) if body_px_per_mm and self.pair_corners else []
         if self._body is not None and body_px_per_mm:
-            doubt = np.flatnonzero(probs.max(1) < self.body_look)
+            look = probs.max(1) < self.body_look
+            # the card body is cut below a top-left index; a bottom-right index paired with one is
+            # weighed by that card's body (below itself lie felt or the next card)
+            window = np.arange(len(boxes))
+            for i, j in pairs:
+                tl, br = (i, j) if boxes[i][0] <= boxes[j][0] else (j, i)
+                window[br] = tl
+                if probs[i].argmax() != probs[j].argmax():  # corners naming different faces: a look
+                    look[tl] = True
+            doubt = np.flatnonzero(look)
             if len(doubt):  # the card body below a doubtful index: its pips or its picture
-                body = self._body.probs(image, [boxes[i] for i in doubt], boxes, body_px_per_mm)
+                body = self._body.probs(image, [boxes[window[i]] for i in doubt], boxes, body_px_per_mm)
                 probs[doubt] = fuse(probs[doubt], body, self._cls_names)
                 weighed[doubt] = True
-                # the two cuts of the index disagreed: the body's read settles it for the narrow one
-                contested[doubt] &= probs[doubt].argmax(1) != narrow_top[doubt]
+                # the two cuts of the index disagreed: the body's read settles it where it names the
+                # narrow cut's face, or where the cuts disagree on the rank and the body reads the
+                # rank surely (``_BODY_SETTLES``): it tells ranks, not suits
+                contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
         cap = np.ones(len(boxes), np.float32)
         if body_px_per_mm and self.pair_corners:
-            probs, cap = self._pair_corners(probs, boxes, body_px_per_mm, weighed, contested, narrow_top)
+            probs, cap = self._pair_corners(
+                probs, boxes, body_px_per_mm, weighed, contested, narrow_top, pairs
+            )
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
@@ -802,6 +837,7 @@ class OnnxCardDetector:
         weighed: np.ndarray,
         contested: np.ndarray,
         narrow_top: np.ndarray,
+        pairs: list[tuple[int, int]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Both indices of one card read as one (``pair_corners``): the two reads' class probabilities
         multiplied and renormalised, for each of the two boxes. Returns the probabilities and each
@@ -816,12 +852,13 @@ class OnnxCardDetector:
         of other ranks, 3s at a few percent: its product would sink the top-left corner's sure 3s).
         A pair with a contested corner (the narrow look's two cuts disagreed) whose narrow cut names
         another class than the pair is left unnamed, unless a corner backs the pair's class: read so
-        (uncontested), or so by its narrow cut (contested)."""
+        (uncontested), or so by its narrow cut (contested). ``pairs``: ``corner_pairs``' answer, where
+        the caller has it."""
         probs = probs.copy()
         cap = np.ones(len(boxes), np.float32)
         sure = probs.max(1)
         own = np.where(weighed, np.minimum(sure, self.body_look), sure)
-        for i, j in corner_pairs(boxes, px_per_mm):
+        for i, j in corner_pairs(boxes, px_per_mm) if pairs is None else pairs:
             if _NOT_INDEX in (self._cls_names[probs[i].argmax()], self._cls_names[probs[j].argmax()]):
                 continue
             joint = probs[i] * probs[j]
