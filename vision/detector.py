@@ -388,12 +388,13 @@ def _narrow_look_reads(
 def _body_settles(
     fused: np.ndarray, narrow_top: np.ndarray, body: np.ndarray, names: np.ndarray
 ) -> np.ndarray:
-    """Which contested index reads (the narrow look's two cuts disagreeing) the card body settles:
-    ``fused``, the index read weighed by the body (columns named by ``names``); ``narrow_top``, the
-    narrow cut's surest column; ``body``, the body model's probabilities (N x 54, card codes). Settled:
-    the fused read names the narrow cut's face, or a face of another rank than the narrow cut's whose
-    rank the body reads at ``_BODY_SETTLES`` or more. A contest of suits stays (the body's suit reads
-    are not trusted: ``vision.card_body.body_weights``)."""
+    """Which contested index reads (the narrow look's two cuts disagreeing) the card body settles.
+    ``fused``: the index read weighed by the body (columns named by ``names``); ``narrow_top``: the
+    narrow cut's surest column (-1 where it did not look: never contested); ``body``: the body
+    model's probabilities (N x 54, card codes). Settled: the fused read names the narrow cut's face,
+    or a face of another rank than the narrow cut's whose rank the body reads at ``_BODY_SETTLES``
+    or more. A contest of suits stays (the body's suit reads are not trusted:
+    ``vision.card_body.body_weights``)."""
     top = fused.argmax(1)
     face, narrow = names[top], names[np.maximum(narrow_top, 0)]
     rank = body[:, :52].reshape(len(body), 13, 4).sum(axis=2)
