@@ -557,3 +557,35 @@ def test_the_blank_corner_search_is_not_run_again_on_a_still_crop_with_the_same_
     t.cards.append(("Qh", 420, 620))  # a card dealt: other finds, read again
     p._read(w, t.frame(1), 0.2)
     assert len(calls) == 2
+
+
+def test_a_back_cut_by_the_crops_edge_is_placed_at_least_half_a_card_in_from_its_inner_edge() -> None:
+    """A back is boxed whole unless the crop's edge cuts it; then its card's centre is at least half
+    the card's short side (50.8 px at 1.6 px/mm) from the box's inner edge, and a centre that comes
+    to lie outside the crop is a card mostly beyond the region (b44-0000: the dealer's sleeve at the
+    crop's corner, boxed as a 50 x 178 px back, was an eighth card in the dealer's area)."""
+    from vision.pipeline import _outside
+
+    crop = np.zeros((400, 300, 3), np.uint8)
+
+    def backs(*boxes: tuple[float, float, float, float]) -> Detections:
+        n = len(boxes)
+        return Detections(np.array(boxes, np.float32), np.full(n, CLASSES.index("BACK")), np.full(n, 0.9))
+
+    d = backs(
+        (100, 100, 202, 242),  # whole: its box's centre
+        (250, 0, 300, 178),  # cut by the right and top edges, 50 px seen: mostly beyond the crop
+        (220, 200, 300, 342),  # cut by the right edge, 80 px seen: mostly in the crop
+        (150, 50, 300, 192),  # a spread of backs cut by the right edge, 150 px seen
+        (0, 250, 30, 392),  # cut by the left edge, 30 px seen
+        (120, 370, 222, 400),  # cut by the bottom edge, 30 px seen
+    )
+    c = card_centres(crop, d, PX_PER_MM)
+    half = 63.5 * PX_PER_MM / 2  # the card is 63.5 mm across
+    assert c[0].tolist() == [151, 171]
+    assert c[1].tolist() == pytest.approx([250 + half, 89])  # the top edge: the box's centre is further in
+    assert c[2].tolist() == pytest.approx([220 + half, 271])
+    assert c[3].tolist() == pytest.approx([225, 121])  # the box's own centre is further out already
+    assert c[4].tolist() == pytest.approx([30 - half, 321])
+    assert c[5].tolist() == pytest.approx([171, 370 + half])
+    assert _outside(c, crop) == [False, True, False, False, True, True]

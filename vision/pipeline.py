@@ -575,15 +575,33 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
     not, the card's middle height is used (s13: face-up dealt cards fanned across the deal spot were put
     in the high area by their top indices). Else the index's own centre is kept (a court card's
     picture below; the other corner's index, whose body lies above: not guessed, since above a
-    low hand's index lie the high hand's cards)."""
+    low hand's index lie the high hand's cards).
+
+    A back is boxed whole, unless the crop's edge cuts it: a card's box is at least its short side
+    across whichever way it lies, so the card's centre is at least half that from the box's inner
+    edge, and is put there when that is further out than the box's own centre. It may then lie
+    outside the crop (``_outside``): more of that card lies beyond the region than in it (the
+    dealer's dark sleeve at the crop's corner, boxed as a 31 x 111 mm back, made an eighth card in
+    the dealer's area and a false CARD-COUNT alert)."""
     centres = dets.centers.copy()
     if not len(dets):
         return centres
     ch = px_per_mm * CARD_MM[1]
     h, w = crop.shape[:2]
+    half = px_per_mm * min(CARD_MM) / 2
     for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
-        if dets.class_id[i] == BACK_CLASS or (y1 - y0) > 0.6 * ch:
-            continue  # a back is boxed whole; a box this tall already spans the card
+        if dets.class_id[i] == BACK_CLASS:
+            if x0 <= 1:
+                centres[i, 0] = min(centres[i, 0], x1 - half)
+            if x1 >= w - 1:
+                centres[i, 0] = max(centres[i, 0], x0 + half)
+            if y0 <= 1:
+                centres[i, 1] = min(centres[i, 1], y1 - half)
+            if y1 >= h - 1:
+                centres[i, 1] = max(centres[i, 1], y0 + half)
+            continue
+        if (y1 - y0) > 0.6 * ch:
+            continue  # a box this tall already spans the card
         cx = round((x0 + x1) / 2)
         body: list[bool | None] = []
         for y in (y1 + 0.3 * ch, y0 - 0.3 * ch):
@@ -600,6 +618,14 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
         if below is True and above is not True:
             centres[i, 1] = y0 + 0.45 * ch  # down only: a four-corner deck's index may be top-right
     return centres
+
+
+def _outside(centres: np.ndarray, crop: np.ndarray) -> list[bool]:
+    """Which card centres (``card_centres``) lie outside the crop: a card mostly beyond the region."""
+    h, w = crop.shape[:2]
+    c = np.asarray(centres, np.float64).reshape(-1, 2)
+    out = (c[:, 0] < 0) | (c[:, 0] > w) | (c[:, 1] < 0) | (c[:, 1] > h)
+    return [bool(v) for v in out]
 
 
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
@@ -1018,7 +1044,10 @@ class TablePipeline:
                 on = [float(intersection_area(b, jokers).max()) >= 0.3 * _area(b) for b in ub]
                 self._unread_boxes = ub[~np.array(on, bool)] if len(ub) else ub
             self._last_boxes = dets.xyxy
-            zones = r.assign(card_centres(crop, dets, r.px_per_mm))
+            centres = card_centres(crop, dets, r.px_per_mm)
+            zones = [
+                None if out else z for z, out in zip(r.assign(centres), _outside(centres, crop), strict=True)
+            ]
             lone = _unread_cards(self._unread_boxes, found, r.px_per_mm)
             unnamed: list[tuple[str, float]] = []  # (zone, image x) of each face seen, not named
             if len(lone):
