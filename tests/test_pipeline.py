@@ -70,6 +70,30 @@ def test_unchanged_zones_do_not_run_the_detector() -> None:
     assert det.calls - settled == 2
 
 
+def test_a_new_card_reaches_the_state_when_its_second_agreeing_read_settles_it() -> None:
+    """The camera's own delay, in analysed frames: a card put down at frame 0 (moving) lies still at
+    frames 1 and 2 (``stable_frames`` 2), is read at 2 and again at 3, and settles there
+    (``confirm_reads`` 2). The tracker's hold (``hold_frames``, default 1) adds nothing on top: a
+    settled reading already stands until two agreeing reads settle another. Each analysed frame is
+    80 ms of a live alert's latency."""
+    lay = make_layout()
+
+    def seen_after(cfg: PipelineConfig) -> int:
+        t = SynthTable(lay)
+        p = TablePipeline(lay, ColourDetector(), cfg)
+        _run(p, t, 6, 0)
+        t.cards = [("As", 250, 620)]
+        for i in range(6, 30):
+            s = p.process(i, i / 12.5, t.frame(i))
+            if s is not None and s.seat(1).high + s.seat(1).low + s.seat(1).dealt:
+                return i - 6
+        raise AssertionError("the card never reached the table state")
+
+    assert CFG.hold_frames == 1
+    assert seen_after(CFG) == 3
+    assert seen_after(CFG.model_copy(update={"hold_frames": 2})) == 4
+
+
 def test_a_flickering_detector_never_reaches_the_state() -> None:
     lay = make_layout()
     t = SynthTable(lay)
