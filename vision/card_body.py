@@ -43,6 +43,7 @@ __all__ = [
     "WINDOW_W",
     "BodyReader",
     "at_opposite_corners",
+    "body_ranks",
     "body_weights",
     "body_window",
     "fuse",
@@ -112,6 +113,13 @@ def body_window(image: np.ndarray, box: np.ndarray, boxes: np.ndarray, px_per_mm
     return out
 
 
+def body_ranks(body_probs: np.ndarray) -> np.ndarray:
+    """The body model's probability of each rank, 2..A (N x 13), its suits summed (card codes:
+    rank * 4 + suit)."""
+    ranks: np.ndarray = body_probs[:, :52].reshape(len(body_probs), 13, 4).sum(axis=2)
+    return ranks
+
+
 def body_weights(body_probs: np.ndarray) -> np.ndarray:
     """What the body model (N x 54, class 53 "no card body") says of each of the index classifier's
     classes (N x 54 in card-code order, class 53 "not an index"), as likelihood weights.
@@ -122,7 +130,7 @@ def body_weights(body_probs: np.ndarray) -> np.ndarray:
     (four, one for the Joker), plus "no card body" spread evenly over the 53 faces; "not an index"
     is weighed as the average face (1/53), as if the body said nothing."""
     n = len(body_probs)
-    rank = body_probs[:, :52].reshape(n, 13, 4).sum(axis=2)  # ranks 2..A (card codes: rank * 4 + suit)
+    rank = body_ranks(body_probs)
     nothing = body_probs[:, NO_BODY:] / NO_BODY
     faces = np.repeat(rank, 4, axis=1) / 4 + nothing
     joker = body_probs[:, 52:53] + nothing

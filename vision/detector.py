@@ -27,7 +27,7 @@ import numpy as np
 
 from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
-from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, fuse
+from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, body_ranks, fuse
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
@@ -397,7 +397,7 @@ def _body_settles(
     ``vision.card_body.body_weights``)."""
     top = fused.argmax(1)
     face, narrow = names[top], names[np.maximum(narrow_top, 0)]
-    rank = body[:, :52].reshape(len(body), 13, 4).sum(axis=2)
+    rank = body_ranks(body)
     sure = rank[np.arange(len(body)), np.minimum(face, 51) // 4] >= _BODY_SETTLES
     other_rank = (face < 52) & ((narrow >= 52) | (narrow // 4 != face // 4))
     out: np.ndarray = (top == narrow_top) | (sure & other_rank)
@@ -813,10 +813,8 @@ class OnnxCardDetector:
                 # rank surely (``_BODY_SETTLES``): it tells ranks, not suits
                 contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
         cap = np.ones(len(boxes), np.float32)
-        if body_px_per_mm and self.pair_corners:
-            probs, cap = self._pair_corners(
-                probs, boxes, body_px_per_mm, weighed, contested, narrow_top, pairs
-            )
+        if pairs:
+            probs, cap = self._pair_corners(probs, weighed, contested, narrow_top, pairs)
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
@@ -833,12 +831,10 @@ class OnnxCardDetector:
     def _pair_corners(
         self,
         probs: np.ndarray,
-        boxes: np.ndarray,
-        px_per_mm: float,
         weighed: np.ndarray,
         contested: np.ndarray,
         narrow_top: np.ndarray,
-        pairs: list[tuple[int, int]] | None = None,
+        pairs: list[tuple[int, int]],
     ) -> tuple[np.ndarray, np.ndarray]:
         """Both indices of one card read as one (``pair_corners``): the two reads' class probabilities
         multiplied and renormalised, for each of the two boxes. Returns the probabilities and each
@@ -853,13 +849,12 @@ class OnnxCardDetector:
         of other ranks, 3s at a few percent: its product would sink the top-left corner's sure 3s).
         A pair with a contested corner (the narrow look's two cuts disagreed) whose narrow cut names
         another class than the pair is left unnamed, unless a corner backs the pair's class: read so
-        (uncontested), or so by its narrow cut (contested). ``pairs``: ``corner_pairs``' answer, where
-        the caller has it."""
+        (uncontested), or so by its narrow cut (contested). ``pairs``: ``corner_pairs``' answer."""
         probs = probs.copy()
-        cap = np.ones(len(boxes), np.float32)
+        cap = np.ones(len(probs), np.float32)
         sure = probs.max(1)
         own = np.where(weighed, np.minimum(sure, self.body_look), sure)
-        for i, j in corner_pairs(boxes, px_per_mm) if pairs is None else pairs:
+        for i, j in pairs:
             if _NOT_INDEX in (self._cls_names[probs[i].argmax()], self._cls_names[probs[j].argmax()]):
                 continue
             joint = probs[i] * probs[j]
