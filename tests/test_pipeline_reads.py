@@ -485,6 +485,7 @@ class _SlotPanel(SynthTable):
 
     blank: str = ""
     inked: str = ""
+    other: tuple[str, str] = ("", "")  # (card, face): that face's index also in the card's top-right corner
 
     def _iv_panel(self, w: int, h: int) -> np.ndarray:
         import cv2
@@ -504,7 +505,29 @@ class _SlotPanel(SynthTable):
                 p[top + 25 : top + 55, x + 15 : x + 40] = 120  # the picture, away from the corners
             else:
                 p[top + 3 : top + 20, x + 3 : x + 13] = (20, 20, 20) if card == self.inked else PALETTE[card]
+            if card == self.other[0]:
+                p[top + 3 : top + 20, x + round(cw) - 13 : x + round(cw) - 3] = PALETTE[self.other[1]]
         return p
+
+
+class _PairedReads(ColourDetector):
+    """``ColourDetector`` that reads the card of face ``whole`` corner to corner, as the shipped detector
+    reports a card whose two indices it paired: its box spans the card's paper."""
+
+    def __init__(self, whole: str) -> None:
+        super().__init__()
+        self.whole = CLASSES.index(whole)
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        xyxy = d.xyxy.copy()
+        for i in np.flatnonzero(d.class_id == self.whole):
+            x0, y0, _, y1 = xyxy[i].astype(int)
+            paper = image[y1 + 2, x0:].min(axis=1) >= 200  # the card's paper below the index, rightwards
+            right = x0 + int(np.argmin(paper))
+            below = image[y1 + 2 :, x0 + 2].min(axis=1) >= 200
+            xyxy[i] = [x0 - 2, y0 - 2, right, y1 + 2 + int(np.argmin(below))]
+        return Detections(xyxy, d.class_id, d.confidence)
 
 
 def test_the_iverify_display_s_joker_printing_no_index_is_read_as_the_joker_but_only_for_review() -> None:
@@ -530,6 +553,22 @@ def test_the_iverify_display_s_joker_printing_no_index_is_read_as_the_joker_but_
     s = _run(TablePipeline(lay, ColourDetector(), CFG), t, 10, 0)[-1]
     assert s.iverify.low == low and s.blank_corner_faces == {}
     assert s.read_confidence["iverify"] == pytest.approx(0.9)
+
+
+def test_a_card_read_again_at_another_corner_does_not_stop_the_display_s_joker_search() -> None:
+    """b45-0001: dondorf prints an index in every corner. On the display its Ts and 5s were read whole
+    and again, at another corner, as Tc and 5c: seven faces named for a six-card hand, so the Joker
+    (no index) was not looked for. The faces are counted one a slot, as the display shows them."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["Jk", "9h"]
+    t = _SlotPanel(lay, header="SEAT 1", iv_high=high, iv_low=low)
+    t.blank, t.other = "Jk", ("As", "2c")
+    det = _PairedReads("As")
+    raw = det.detect(t._iv_panel(420, 300)[110:])
+    assert sorted(CLASSES[c] for c in raw.class_id) == sorted(["2c", *high, "9h"])  # seven faces named
+    s = _run(TablePipeline(lay, det, CFG), t, 10, 0)[-1]
+    assert s.iverify.high == high and s.iverify.low == low
+    assert s.blank_corner_faces == {"iverify": ["Jk"]}
 
 
 def test_the_blank_corner_search_is_not_run_again_on_a_still_crop_with_the_same_finds(

@@ -1127,8 +1127,15 @@ class TablePipeline:
         """The i-Verify display's Joker if it prints no index (``blank_slot_cards``), read at
         ``JOKER_BY_PAPER``; None if none. Looked for only when the faces named on the display are short
         of a hand and hold no Joker, in the slots nothing (named or not) was found in. ``panel``: the
-        display below its header, which the detector read enlarged by ``zoom``; so is it searched."""
-        named = set(dets.labels) - {BACK}
+        display below its header, which the detector read enlarged by ``zoom``; so is it searched. The
+        faces are counted as the display's slots show them (``split_setting``: one card a slot): a
+        four-corner deck's other indices, read again under another suit, are not more cards (b45-0001:
+        dondorf's Ts and 5s read Tc and 5c at their other corners made seven faces of six, and the
+        Joker was not looked for)."""
+        shown = split_setting(
+            dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+        )
+        named = set(shown[0] + shown[1]) - {BACK}
         if "Jk" in named or len(named) >= self._hand_size:
             return None
         big = cv2.resize(panel, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
