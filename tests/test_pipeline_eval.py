@@ -192,3 +192,16 @@ def test_a_missed_face_the_camera_counted_unnamed_is_reported_as_such() -> None:
     pred = [read.model_copy(update={"unread_faces": {"seat1.high": 3}})]
     assert score_states("x", truth, pred, fps=25, n_frames=100).zones["seat.high"].unnamed == 1
     assert score_states("x", truth, [read], fps=25, n_frames=100).zones["seat.high"].unnamed == 0
+
+
+def test_a_covered_lcd_read_as_nothing_is_right_and_read_as_another_number_is_not() -> None:
+    """b44-0003: the dealer's arm over the shuffler at the clip's end; the LCD, still showing 6 beneath,
+    was read as nothing shown (None)."""
+    truth = _truth_state(0, [])
+    truth.lcd = 6
+    shown, covered = truth.model_copy(), truth.model_copy(update={"occluded": ["lcd"]})
+    cases = [(shown, 6, 1), (shown, None, 0), (covered, None, 1), (covered, 6, 1), (covered, 3, 0)]
+    for t, read, ok in cases:
+        pred = _truth_state(10, [])
+        pred.lcd = read
+        assert score_states("x", [t], [pred], fps=25, n_frames=50).lcd_ok == ok, (t.occluded, read)

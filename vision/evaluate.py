@@ -263,7 +263,8 @@ def score_states(
                 else:
                     bad_at.append((t_end, err))
         if ps is not None:
-            score.lcd_ok += ts.lcd == ps.lcd
+            # under a cover (the dealer's arm over the shuffler) the LCD cannot be read: nothing read is right
+            score.lcd_ok += ts.lcd == ps.lcd or ("lcd" in occluded and ps.lcd is None)
             tv, pv = ts.iverify, ps.iverify
             # under a cover the display's content cannot be seen: only "not visible" is scored then
             score.iverify_ok += (
