@@ -279,6 +279,34 @@ def test_a_sleeve_resting_over_part_of_a_zone_is_not_read_as_a_card() -> None:
     assert _run(p, t, 8, 34)[-1].dealer.hand == ["Kd"]
 
 
+def test_a_sleeve_in_the_crops_corner_too_small_for_an_arm_is_not_a_card_until_it_has_lain_long() -> None:
+    """b44-0000: the dealer's dark sleeve reached into the corner of the dealer's crop, a changed blob
+    of 2 % of it (an arm is 3 %), and was boxed as a back the crop's edge cuts: a back on a changed blob
+    from the edge is what reaches in, and the zone counts as hidden. A back that lies there still for
+    ``edge_read_after_s`` is a card pushed half out of the area, and is read."""
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 700, 335)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    start = 8
+    for arm in [(1190.0, 150.0), (1195.0, 140.0)]:  # the dealer crop's top-right corner is (1162, 138)
+        t.arm, t.arm_colour = arm, PALETTE["BACK"]
+        seen = _run(p, t, 12, start)
+        assert seen and all(s.dealer.hand == [] for s in seen), arm
+        assert any("dealer.hand" in s.occluded for s in seen)
+        t.arm = None
+        assert _run(p, t, 8, start + 12)[-1].occluded == []
+        start += 20
+    # a back pushed half across the crop's edge (44 of 63 mm in it) lies still: after 2 s it is read;
+    # one mostly beyond the crop's edge (13.5 mm in it, by the high area) is never read: its card's
+    # centre lies outside the crop (card_centres)
+    t.cards += [("BACK", 1150, 205), ("BACK", 570, 335)]
+    seen = _run(p, t, 40, start)
+    early = [s for s in seen if s.t < start / 12.5 + CFG.edge_read_after_s]
+    assert early and all(s.dealer.hand == [] for s in early)
+    assert seen[-1].dealer.hand == ["BACK"] and all(s.dealer.high == ["As"] for s in seen)
+
+
 def test_watch_a_folder_starts_each_clip_afresh(tmp_path: Path) -> None:
     lay = make_layout()
     a = SynthTable(lay, lcd=3, cards=[("As", 250, 620)])

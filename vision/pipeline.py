@@ -119,6 +119,13 @@ class PipelineConfig(BaseModel):
     edge_read_after_s: float = Field(
         2.0, gt=0, description="read a region under a still edge blob after this"
     )
+    cut_back_blob_fraction: float = Field(
+        0.005,
+        gt=0,
+        le=1,
+        description="a back cut by the crop's edge that lies on a changed blob this big reaching in from "
+        "the edge is what reaches in (a sleeve), not a card on the felt, until it has lain long",
+    )
     skin: bool = Field(True, description="count skin colours as occluders")
     sleeve_bgr: list[tuple[int, int, int]] = Field(default_factory=list, description="sleeve colours (BGR)")
     sleeve_tolerance: int = Field(40, ge=1)
@@ -631,6 +638,14 @@ def _outside(centres: np.ndarray, crop: np.ndarray) -> list[bool]:
     return [bool(v) for v in out]
 
 
+def _cut_backs(dets: Detections, crop: np.ndarray) -> list[bool]:
+    """Which finds are backs whose box the crop's edge cuts."""
+    h, w = crop.shape[:2]
+    x0, y0, x1, y1 = dets.xyxy.T
+    cut = (dets.class_id == BACK_CLASS) & ((x0 <= 1) | (y0 <= 1) | (x1 >= w - 1) | (y1 >= h - 1))
+    return [bool(v) for v in cut]
+
+
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
     ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
     y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
@@ -890,7 +905,24 @@ class TablePipeline:
             todo.append(z)
         if not todo and not maybe:
             return {}
-        values = self._read(w, image, t, on_arm=(reached, partly) if partly else None)
+        # a back cut by the crop's edge lying on a changed blob from the edge, of any size, is what
+        # reaches in, until it has lain long (a card pushed half out): b44-0000's dark sleeve in the
+        # dealer crop's corner, 2 % of it (no arm at 3 %), was boxed as a back (see card_centres)
+        cut = (
+            (
+                _edge_blobs(changed_px, cfg.cut_back_blob_fraction),
+                {
+                    z.name
+                    for z in todo + maybe
+                    if not (
+                        z.still >= cfg.stable_frames and t - (z.changed_since or t) >= cfg.edge_read_after_s
+                    )
+                },
+            )
+            if w.region.kind == "cards"
+            else None
+        )
+        values = self._read(w, image, t, on_arm=(reached, partly) if partly else None, cut_backs=cut)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
                 z.occluded = True
@@ -1011,12 +1043,19 @@ class TablePipeline:
         return kept
 
     def _read(
-        self, w: _Watch, image: np.ndarray, t: float, on_arm: tuple[np.ndarray, set[str]] | None = None
+        self,
+        w: _Watch,
+        image: np.ndarray,
+        t: float,
+        on_arm: tuple[np.ndarray, set[str]] | None = None,
+        cut_backs: tuple[np.ndarray, set[str]] | None = None,
     ) -> dict[str, Hashable] | None:
         """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop) and the
         zones it reaches into without hiding them. A card found lying on it there may be the arm itself
         (a dark sleeve resting over the dealer's area reads as a card back) or a card in the hand, not
-        on the felt: that zone reads ``_ON_ARM``, and counts as hidden this time."""
+        on the felt: that zone reads ``_ON_ARM``, and counts as hidden this time. ``cut_backs``: the
+        changed blobs reaching in from the crop's edge, however small, and the zones where a back the
+        crop's edge cuts that lies on one is taken for what reaches in, the same way."""
         r = w.region
         crop = r.rectify(image)
         for key in (z.key for z in w.zones):
@@ -1060,6 +1099,9 @@ class TablePipeline:
                     if z is not None:
                         unnamed.append((z, float(x)))
             hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
+            if cut_backs is not None and len(dets):
+                cut_zone = [z if c else None for z, c in zip(zones, _cut_backs(dets, crop), strict=True)]
+                hidden |= _on_the_arm(cut_zone, dets.xyxy * w.scale, *cut_backs)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
