@@ -103,3 +103,56 @@ def test_classifier_columns_in_another_order_are_weighed_by_their_own_card() -> 
     order = np.arange(54)[::-1].copy()  # column j holds card 53 - j
     fused = fuse(index[:, order], body, order)
     np.testing.assert_allclose(fused[:, order.argsort()], fuse(index, body), rtol=1e-5)
+
+
+def _pip_card(
+    ink: tuple[int, int, int], pips: int = 8, fringe: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """One whole card on a dark ground (the i-Verify panel) with ``pips`` big pips in ``ink`` (BGR);
+    ``fringe``: each pip edged in light red, as the video's colour blur draws black ink; and its index box."""
+    img = np.zeros((180, 140, 3), np.uint8)
+    img[:] = (60, 20, 10)
+    x0, y0 = 10, 20
+    img[y0 : y0 + 142, x0 : x0 + 102] = 245
+    for k in range(pips):
+        px, py = x0 + 25 + (k % 2) * 40, y0 + 20 + (k // 2) * 28
+        if fringe:
+            img[py - 1 : py + 15, px - 1 : px + 17] = (190, 190, 250)
+        img[py : py + 14, px : px + 16] = ink
+    img[y0 + 4 : y0 + 36, x0 + 4 : x0 + 18] = ink  # the index
+    return img, np.array([[x0 + 3.5, y0 + 3, x0 + 18.5, y0 + 37]])
+
+
+def test_a_cards_ink_is_red_or_black_where_its_pips_say_so_and_unknown_where_too_little_shows() -> None:
+    from vision.card_body import BLACK, RED, UNKNOWN, ink_colour
+
+    for ink, fringe, want in [
+        ((20, 20, 20), False, BLACK),
+        ((20, 20, 20), True, BLACK),
+        ((40, 30, 200), False, RED),
+    ]:
+        img, box = _pip_card(ink, fringe=fringe)
+        assert ink_colour(body_window(img, box[0], box, PX)) == want, (ink, fringe)
+    img, box = _pip_card((20, 20, 20), pips=1)  # a card of one small pip: too little ink to tell
+    assert ink_colour(body_window(img, box[0], box, PX)) == UNKNOWN
+    img, box = _pip_card((200, 60, 30))  # blue ink (a four-colour deck's diamonds): neither
+    assert ink_colour(body_window(img, box[0], box, PX)) == UNKNOWN
+    img, boxes = _spread(3)  # a strip of a card under the next: its one pip is too little
+    assert ink_colour(body_window(img, boxes[0], boxes, PX)) == UNKNOWN
+
+
+def test_the_inks_colour_all_but_rules_out_the_pip_faces_of_the_other_colour_not_court_faces() -> None:
+    from vision.card_body import BLACK, OTHER_COLOUR, RED, UNKNOWN, colour_weights
+    from vision.detections import CLASSES
+
+    w = colour_weights([BLACK, RED, UNKNOWN])
+    code = {c: i for i, c in enumerate(CLASSES)}
+    assert w[0, code["8d"]] == w[0, code["Ah"]] == OTHER_COLOUR and w[0, code["8s"]] == w[0, code["Ac"]] == 1
+    assert w[1, code["8s"]] == w[1, code["Tc"]] == OTHER_COLOUR and w[1, code["8d"]] == 1
+    assert w[0, code["Kd"]] == w[1, code["Qs"]] == w[0, code["Jk"]] == w[0, NO_BODY] == 1
+    assert (w[2] == 1).all()
+    # a doubtful 8d over 8s on a card whose ink is black is read 8s; an unknown ink leaves it 8d
+    index = _probs({code["8d"]: 0.59, code["8s"]: 0.2})
+    nothing = _probs({NO_BODY: 1.0})
+    assert fuse(index, nothing, colours=[BLACK]).argmax() == code["8s"]
+    assert fuse(index, nothing, colours=[UNKNOWN]).argmax() == code["8d"]

@@ -631,3 +631,39 @@ def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagr
     alone, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
     got = dict(zip(alone.xyxy[:, 0].astype(int).tolist(), alone.class_id.tolist(), strict=True))
     assert three_s not in got.values() and got[210] == ten_h
+
+
+def test_the_ink_of_a_doubtful_cards_body_all_but_rules_out_faces_of_the_other_colour() -> None:
+    """b46-0004: the i-Verify display's 8s, its index's small pip fringed red by the video, read 8d 0.59
+    / 8s 0.20 (here 0.3: the rest is "not an index"); its body's eight big pips are black, so it is read
+    8s (weighed: a review item's read).
+    The same card with red pips stays 8d, and a sure index is not looked at."""
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det.pair_corners = 0.7, True
+    eight_s, eight_d = 6 * 4, 6 * 4 + 2
+    box = np.array([[14, 13, 26, 43]], np.float32)  # the card's top-left index: the card is 102 x 142 px
+
+    def card(ink: tuple[int, int, int]) -> np.ndarray:
+        img = np.zeros((170, 130, 3), np.uint8)
+        img[:] = (60, 20, 10)
+        img[10:152, 10:112] = 245
+        for k in range(8):
+            x, y = 35 + (k % 2) * 40, 30 + (k // 2) * 28
+            img[y : y + 14, x : x + 16] = ink
+        return img
+
+    for read, other, want in [(0.59, 0.3, eight_s), (0.8, 0.15, eight_d)]:
+        det._class_probs = _scripted_reads({14: [(eight_d, read), (eight_s, other)]}, {})  # type: ignore[method-assign]
+        body = _RankBody({})  # the body model says nothing of the rank
+        det._body = body  # type: ignore[assignment]
+        found, _ = det._read_indices(card((20, 20, 20)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
+        assert found.class_id.tolist() == [want], read
+        assert body.looked == ([14] if read < 0.7 else [])
+    assert found.confidence[0] == pytest.approx(0.9 * 0.8)  # not looked at: as sure as it was read
+    det._class_probs = _scripted_reads({14: [(eight_d, 0.59), (eight_s, 0.3)]}, {})  # type: ignore[method-assign]
+    found, _ = det._read_indices(card((40, 30, 200)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
+    assert found.class_id.tolist() == [eight_d] and found.confidence[0] <= 0.9 * 0.7 + 1e-6

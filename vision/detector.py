@@ -27,7 +27,7 @@ import numpy as np
 
 from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
-from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, body_ranks, fuse
+from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, body_ranks, fuse, ink_colours
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
@@ -805,8 +805,10 @@ class OnnxCardDetector:
                     look[tl] = True
             doubt = np.flatnonzero(look)
             if len(doubt):  # the card body below a doubtful index: its pips or its picture
-                body = self._body.probs(image, [boxes[window[i]] for i in doubt], boxes, body_px_per_mm)
-                probs[doubt] = fuse(probs[doubt], body, self._cls_names)
+                cards = [boxes[window[i]] for i in doubt]
+                body = self._body.probs(image, cards, boxes, body_px_per_mm)
+                colours = ink_colours(image, cards, boxes, body_px_per_mm)
+                probs[doubt] = fuse(probs[doubt], body, self._cls_names, colours)
                 weighed[doubt] = True
                 # the two cuts of the index disagreed: the body's read settles it where it names the
                 # narrow cut's face, or where the cuts disagree on the rank and the body reads the
