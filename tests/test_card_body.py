@@ -76,7 +76,8 @@ FIVE_C, JACK_C, FIVE_S = 3 * 4 + 3, 9 * 4 + 3, 3 * 4  # card codes: rank * 4 + s
 
 def test_a_body_that_shows_a_five_turns_a_doubtful_jack_into_the_five() -> None:
     index = _probs({JACK_C: 0.39, FIVE_C: 0.23, 53: 0.05})
-    body = _probs({FIVE_S: 0.5, FIVE_S + 1: 0.2, 7 * 4: 0.05})  # a 5 (its suit read wrong: not used)
+    # a 5, its suit read wrong: it weighs the clubs down, but the index read no other 5 to prefer
+    body = _probs({FIVE_S: 0.5, FIVE_S + 1: 0.2, 7 * 4: 0.05})
     fused = fuse(index, body)
     assert fused.argmax() == FIVE_C
     assert fused[0, FIVE_C] > 0.8
@@ -156,3 +157,24 @@ def test_the_inks_colour_all_but_rules_out_the_pip_faces_of_the_other_colour_not
     nothing = _probs({NO_BODY: 1.0})
     assert fuse(index, nothing, colours=[BLACK]).argmax() == code["8s"]
     assert fuse(index, nothing, colours=[UNKNOWN]).argmax() == code["8d"]
+
+
+def test_a_body_sure_of_spade_against_club_all_but_rules_out_the_other_black_suit() -> None:
+    """The body's suit is trusted for spade against club only where it is sure: dondorf's As read Ac
+    0.55 / As 0.40 at its small index, its big pip a spade."""
+    from vision.card_body import OTHER_BLACK_SUIT, black_suit_weights
+    from vision.detections import CLASSES
+
+    code = {c: i for i, c in enumerate(CLASSES)}
+    sure_spade = _probs({code["As"]: 0.85, code["Ac"]: 0.05})
+    torn = _probs({code["As"]: 0.5, code["Ac"]: 0.4})  # not sure: nothing
+    faint = _probs({code["As"]: 0.25, NO_BODY: 0.7})  # too little said of either suit: nothing
+    sure_club = _probs({code["7c"]: 0.9})
+    w = black_suit_weights(np.concatenate([sure_spade, torn, faint, sure_club]))
+    assert w[0, code["Ac"]] == w[0, code["7c"]] == OTHER_BLACK_SUIT
+    assert w[0, code["As"]] == w[0, code["Ad"]] == w[0, code["Ah"]] == w[0, code["Jk"]] == 1
+    assert (w[1] == 1).all() and (w[2] == 1).all()
+    assert w[3, code["7s"]] == w[3, code["As"]] == OTHER_BLACK_SUIT and w[3, code["7c"]] == 1
+    index = _probs({code["Ac"]: 0.55, code["As"]: 0.4})
+    assert fuse(index, sure_spade).argmax() == code["As"]
+    assert fuse(index, torn).argmax() == code["Ac"]

@@ -50,6 +50,7 @@ __all__ = [
     "WINDOW_W",
     "BodyReader",
     "at_opposite_corners",
+    "black_suit_weights",
     "body_ranks",
     "body_weights",
     "body_window",
@@ -128,6 +129,33 @@ def body_ranks(body_probs: np.ndarray) -> np.ndarray:
     rank * 4 + suit)."""
     ranks: np.ndarray = body_probs[:, :52].reshape(len(body_probs), 13, 4).sum(axis=2)
     return ranks
+
+
+# the body model tells a spade from a club where it is sure: the two black suits' probabilities (summed
+# over ranks) at least this far apart, as a share of their sum, with the surer at least _SUIT_SEEN
+_SUIT_SURE, _SUIT_SEEN = 0.8, 0.3
+# the other black suit's faces then keep this share of their probability
+OTHER_BLACK_SUIT = 0.2
+
+
+def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
+    """Likelihood weights (N x 54, card codes) from the body's spade against club: where it is sure
+    (``_SUIT_SURE``), the other black suit's faces weigh ``OTHER_BLACK_SUIT``, all else 1.
+
+    Its suit reads are not trusted otherwise (plastic's spades read as clubs, surely: a card's whole
+    read, suit included, turned a bellot Ac into As), but spade against club, where sure, was right:
+    on the body looks of the held-out zone crops (D5, D6) it made 23 more reads right (index and
+    rank: 510 of 703; with it 533) and none wrong. Hearts against diamonds changed no read, and is
+    not used."""
+    spade = body_probs[:, 0:52:4].sum(axis=1)
+    club = body_probs[:, 3:52:4].sum(axis=1)
+    sure = (np.maximum(spade, club) >= _SUIT_SEEN) & (
+        np.abs(spade - club) >= _SUIT_SURE * np.maximum(spade + club, 1e-9)
+    )
+    w = np.ones((len(body_probs), NO_BODY + 1), np.float32)
+    w[np.ix_(sure & (spade > club), np.arange(3, 52, 4))] = OTHER_BLACK_SUIT
+    w[np.ix_(sure & (club > spade), np.arange(0, 52, 4))] = OTHER_BLACK_SUIT
+    return w
 
 
 def body_weights(body_probs: np.ndarray) -> np.ndarray:
@@ -218,7 +246,7 @@ def fuse(
     """The index classifier's probabilities weighed by ``body_weights`` (and by ``colour_weights`` of
     ``colours``, the body's ink) and renormalised. ``columns``: the card class of each of
     ``index_probs``' columns (the classifier's own order), if not 0..53."""
-    w = body_weights(body_probs)
+    w = body_weights(body_probs) * black_suit_weights(body_probs)
     if colours is not None:
         w = w * colour_weights(colours)
     fused = index_probs * (w if columns is None else w[:, columns])
