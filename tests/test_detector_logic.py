@@ -546,35 +546,54 @@ class _RankBody:
         return q
 
 
-def test_a_sure_body_settles_a_contest_of_ranks_not_one_of_suits() -> None:
+def test_a_sure_body_settles_a_contest_of_ranks_and_of_spade_against_club_not_one_of_red_suits() -> None:
     """The narrow look's two cuts disagreeing on an index (contested): a body that reads the usual
-    cut's rank at ``_BODY_SETTLES`` or more settles it for that face; a less sure body does not, and
-    no body settles a contest of suits (it does not tell suits)."""
+    cut's rank at ``_BODY_SETTLES`` or more settles it for that face; a less sure body does not. A
+    contest of spade against club is settled by a body sure of the black suit
+    (``black_suit_weights``); one that is not sure of it, and a contest of hearts against diamonds,
+    stay (the body's other suit reads are not trusted)."""
     from vision.detector import _BODY_SETTLES, _NOT_INDEX, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
     det._cls_names = np.arange(_NOT_INDEX + 1)
     det.body_look, det.pair_corners = 0.7, True
-    six_h, ten_h, ace_s, ace_c = 4 * 4 + 1, 8 * 4 + 1, 12 * 4, 12 * 4 + 3
+    six_h, ten_h, ace_s, ace_h, ace_d, ace_c = (
+        4 * 4 + 1,
+        8 * 4 + 1,
+        12 * 4,
+        12 * 4 + 1,
+        12 * 4 + 2,
+        12 * 4 + 3,
+    )
     usual = {
         10: [(six_h, 0.5), (ten_h, 0.3)],  # 6h by the usual cut, Th by the narrow one; the body: 6, surely
         40: [(six_h, 0.5), (ten_h, 0.3)],  # the same, the body less sure of the 6
-        70: [(ace_s, 0.5), (ace_c, 0.4)],  # As by the usual cut, Ac by the narrow one: suits
+        70: [(ace_s, 0.5), (ace_c, 0.4)],  # As by the usual cut, Ac by the narrow one; the body: As surely
+        100: [(ace_s, 0.5), (ace_c, 0.4)],  # the same; the body: an ace, not a black suit's
+        130: [(ace_h, 0.5), (ace_d, 0.4)],  # Ah by the usual cut, Ad by the narrow one; the body: Ah surely
     }
-    narrowed = {10: [(ten_h, 0.6)], 40: [(ten_h, 0.6)], 70: [(ace_c, 0.6)]}
+    narrowed = {
+        10: [(ten_h, 0.6)],
+        40: [(ten_h, 0.6)],
+        70: [(ace_c, 0.6)],
+        100: [(ace_c, 0.6)],
+        130: [(ace_d, 0.6)],
+    }
     det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
     assert 0.8 < _BODY_SETTLES <= 0.95
-    body = _RankBody({10: (4 * 4, 0.95), 40: (4 * 4, 0.8), 70: (12 * 4, 0.95)})
+    body = _RankBody(
+        {10: (4 * 4, 0.95), 40: (4 * 4, 0.8), 70: (ace_s, 0.95), 100: (ace_h, 0.95), 130: (ace_h, 0.95)}
+    )
     det._body = body  # type: ignore[assignment]
-    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70)], np.float32)
-    image = np.zeros((60, 100, 3), np.uint8)
-    found, unread = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
-    assert body.looked == [10, 40, 70]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100, 130)], np.float32)
+    image = np.zeros((60, 160, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    assert body.looked == [10, 40, 70, 100, 130]
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
-    assert got == {10: six_h}
-    assert found.confidence[0] <= 0.9 * 0.7 + 1e-6  # weighed by the body: a review item's read at most
-    assert unread[:, 0].tolist() == [40, 70]
+    assert got == {10: six_h, 70: ace_s}
+    assert (found.confidence <= 0.9 * 0.7 + 1e-6).all()  # weighed by the body: a review item's read at most
+    assert unread[:, 0].tolist() == [40, 100, 130]
 
 
 def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagree() -> None:

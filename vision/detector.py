@@ -27,7 +27,15 @@ import numpy as np
 
 from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
-from vision.card_body import CARD_MM, OPPOSITE_CORNERS, BodyReader, body_ranks, fuse, ink_colours
+from vision.card_body import (
+    CARD_MM,
+    OPPOSITE_CORNERS,
+    BodyReader,
+    black_suit_weights,
+    body_ranks,
+    fuse,
+    ink_colours,
+)
 from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
@@ -393,14 +401,22 @@ def _body_settles(
     narrow cut's surest column (-1 where it did not look: never contested); ``body``: the body
     model's probabilities (N x 54, card codes). Settled: the fused read names the narrow cut's face,
     or a face of another rank than the narrow cut's whose rank the body reads at ``_BODY_SETTLES``
-    or more. A contest of suits stays (the body's suit reads are not trusted:
-    ``vision.card_body.body_weights``)."""
+    or more, or the face of the narrow cut's rank whose black suit the body is sure of against the
+    narrow cut's (``vision.card_body.black_suit_weights``: seed 42's tigullio As on the display,
+    contested As / Ac, is read). Any other contest of suits stays (the body's other suit reads are
+    not trusted: ``vision.card_body.body_weights``)."""
     top = fused.argmax(1)
     face, narrow = names[top], names[np.maximum(narrow_top, 0)]
     rank = body_ranks(body)
-    sure = rank[np.arange(len(body)), np.minimum(face, 51) // 4] >= _BODY_SETTLES
+    rows = np.arange(len(body))
+    sure = rank[rows, np.minimum(face, 51) // 4] >= _BODY_SETTLES
     other_rank = (face < 52) & ((narrow >= 52) | (narrow // 4 != face // 4))
-    out: np.ndarray = (top == narrow_top) | (sure & other_rank)
+    suits = black_suit_weights(body)
+    same_rank = (face < 52) & (narrow < 52) & (narrow // 4 == face // 4)
+    black_suit = (
+        same_rank & (suits[rows, np.minimum(narrow, 53)] < 1) & (suits[rows, np.minimum(face, 53)] == 1)
+    )
+    out: np.ndarray = (top == narrow_top) | (sure & other_rank) | black_suit
     return out
 
 
