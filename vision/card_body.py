@@ -14,9 +14,10 @@ about the same height, within a card's width) painted grey, as a spread hand hid
 index itself and the other three corners painted grey too, so the model learns pips and pictures,
 not fonts. The body model (``models/card_body.onnx``, trained by ``vision.body_classifier``) reads
 the window into 54 classes: the 53 faces and "no card body here" (the window of a bottom-right
-index, which looks off the card). ``fuse`` weighs the index read by the rank the body shows (not
-its suit: the model's held-out suits are surer than right), the body's "no card body" spread evenly
-over the faces, so a window that shows nothing leaves the index read as it was.
+index, which looks off the card). ``fuse`` weighs the index read by the rank the body shows, the
+body's "no card body" spread evenly over the faces, so a window that shows nothing leaves the index
+read as it was. Of its suit only spade against club is taken, where the model is sure of it
+(``black_suit_weights``): its other suit reads are surer than right on held-out decks.
 
 The body's ink tells the suit's colour where its model does not tell the suit: ``ink_colour`` calls a
 window's ink red or black where nearly all of it is one or the other and there is enough of it (pips;
@@ -142,8 +143,8 @@ def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
     """Likelihood weights (N x 54, card codes) from the body's spade against club: where it is sure
     (``_SUIT_SURE``), the other black suit's faces weigh ``OTHER_BLACK_SUIT``, all else 1.
 
-    Its suit reads are not trusted otherwise (plastic's spades read as clubs, surely: a card's whole
-    read, suit included, turned a bellot Ac into As), but spade against club, where sure, was right:
+    Its suit reads are not trusted otherwise (plastic's spades read as clubs; a card's whole read,
+    suit included, turned a bellot Ac into As), but spade against club, where sure, was right:
     on the body looks of the held-out zone crops (D5, D6) it made 23 more reads right (index and
     rank: 510 of 703; with it 533) and none wrong. Hearts against diamonds changed no read, and is
     not used."""
@@ -162,11 +163,12 @@ def body_weights(body_probs: np.ndarray) -> np.ndarray:
     """What the body model (N x 54, class 53 "no card body") says of each of the index classifier's
     classes (N x 54 in card-code order, class 53 "not an index"), as likelihood weights.
 
-    Only the rank is taken from the body: its suit reads are surer than they are right on held-out
-    decks (plastic's spades read as clubs). The body read, a posterior under the training data's
-    even prior, becomes a likelihood per face: its rank's probability over the faces of that rank
-    (four, one for the Joker), plus "no card body" spread evenly over the 53 faces; "not an index"
-    is weighed as the average face (1/53), as if the body said nothing."""
+    Only the rank is taken here (its suit reads are surer than they are right on held-out decks:
+    plastic's spades read as clubs; spade against club where sure: ``black_suit_weights``). The body
+    read, a posterior under the training data's even prior, becomes a likelihood per face: its
+    rank's probability over the faces of that rank (four, one for the Joker), plus "no card body"
+    spread evenly over the 53 faces; "not an index" is weighed as the average face (1/53), as if the
+    body said nothing."""
     n = len(body_probs)
     rank = body_ranks(body_probs)
     nothing = body_probs[:, NO_BODY:] / NO_BODY
