@@ -18,7 +18,10 @@ display, the LCD, each bet circle and payout spot):
    visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.
    A zone an occluder reaches into without hiding it is read, but when a card is found lying on the
    occluder there - the arm itself, a dark sleeve read as a back, or a card in the hand - that zone
-   counts as occluded this time, and is read again once the arm has gone.)
+   counts as occluded this time, and is read again once the arm has gone. So does a zone holding a
+   back the crop's edge cuts that lies on a changed blob from that edge of any size, down to
+   ``cut_back_blob_fraction`` (a sleeve too small for an arm), until it has lain there
+   ``edge_read_after_s``.)
 3. **Settle, then read.** A changed, unoccluded zone is read once it has been still (frame-to-frame
    change below ``motion_fraction``) for ``stable_frames`` analysed frames: the full-resolution
    upright crop goes to the card detector (card regions, the i-Verify cards; a coarse camera's
