@@ -188,6 +188,10 @@ _INK_DARKER, _INK_MIN = 50, 300
 _RED_SHARE, _BLACK_RED, _BLACK_NEUTRAL = 0.5, 0.05, 0.5
 # a pip face of the other colour than the body's ink keeps this share of its probability
 OTHER_COLOUR = 0.05
+_codes = np.arange(NO_BODY + 1)
+_pip_faces = (_codes < 9 * 4) | ((_codes >= 12 * 4) & (_codes < 13 * 4))  # 2..10 and the ace
+_RED_PIPS = _pip_faces & np.isin(_codes % 4, (1, 2))  # card codes: rank * 4 + suit (s h d c)
+_BLACK_PIPS = _pip_faces & np.isin(_codes % 4, (0, 3))
 
 
 def ink_colour(window: np.ndarray) -> int:
@@ -224,18 +228,11 @@ def colour_weights(colours: Sequence[int]) -> np.ndarray:
     colour: a pip face (2 to 10, and the ace) of the other colour weighs ``OTHER_COLOUR``, all else 1.
     Suits in card code order: s, h, d, c (hearts and diamonds red)."""
     w = np.ones((len(colours), NO_BODY + 1), np.float32)
-    pips = np.zeros(NO_BODY + 1, bool)
-    pips[: 9 * 4] = True  # ranks 2..10
-    pips[12 * 4 : 13 * 4] = True  # the ace
-    red_suit = np.zeros(NO_BODY + 1, bool)
-    red_suit[:52] = np.isin(np.arange(52) % 4, (1, 2))
-    black_suit = np.zeros(NO_BODY + 1, bool)
-    black_suit[:52] = ~red_suit[:52]
     for i, c in enumerate(colours):
         if c == RED:
-            w[i, pips & black_suit] = OTHER_COLOUR
+            w[i, _BLACK_PIPS] = OTHER_COLOUR
         elif c == BLACK:
-            w[i, pips & red_suit] = OTHER_COLOUR
+            w[i, _RED_PIPS] = OTHER_COLOUR
     return w
 
 

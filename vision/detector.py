@@ -413,9 +413,7 @@ def _body_settles(
     other_rank = (face < 52) & ((narrow >= 52) | (narrow // 4 != face // 4))
     suits = black_suit_weights(body)
     same_rank = (face < 52) & (narrow < 52) & (narrow // 4 == face // 4)
-    black_suit = (
-        same_rank & (suits[rows, np.minimum(narrow, 53)] < 1) & (suits[rows, np.minimum(face, 53)] == 1)
-    )
+    black_suit = same_rank & (suits[rows, narrow] < 1) & (suits[rows, face] == 1)
     out: np.ndarray = (top == narrow_top) | (sure & other_rank) | black_suit
     return out
 
@@ -827,8 +825,8 @@ class OnnxCardDetector:
                 probs[doubt] = fuse(probs[doubt], body, self._cls_names, colours)
                 weighed[doubt] = True
                 # the two cuts of the index disagreed: the body's read settles it where it names the
-                # narrow cut's face, or where the cuts disagree on the rank and the body reads the
-                # rank surely (``_BODY_SETTLES``): it tells ranks, not suits
+                # narrow cut's face, where the cuts disagree on the rank and the body reads the rank
+                # surely (``_BODY_SETTLES``), or on spade against club and the body is sure of it
                 contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
         cap = np.ones(len(boxes), np.float32)
         if pairs:

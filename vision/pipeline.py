@@ -602,15 +602,16 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
     ch = px_per_mm * CARD_MM[1]
     h, w = crop.shape[:2]
     half = px_per_mm * min(CARD_MM) / 2
+    left, top, right, bottom = _edges_cut(dets.xyxy, crop)
     for i, (x0, y0, x1, y1) in enumerate(dets.xyxy):
         if dets.class_id[i] == BACK_CLASS:
-            if x0 <= 1:
+            if left[i]:
                 centres[i, 0] = min(centres[i, 0], x1 - half)
-            if x1 >= w - 1:
+            if right[i]:
                 centres[i, 0] = max(centres[i, 0], x0 + half)
-            if y0 <= 1:
+            if top[i]:
                 centres[i, 1] = min(centres[i, 1], y1 - half)
-            if y1 >= h - 1:
+            if bottom[i]:
                 centres[i, 1] = max(centres[i, 1], y0 + half)
             continue
         if (y1 - y0) > 0.6 * ch:
@@ -633,6 +634,13 @@ def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.nda
     return centres
 
 
+def _edges_cut(xyxy: np.ndarray, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each box (xyxy), whether the crop's left, top, right and bottom edges cut it."""
+    h, w = crop.shape[:2]
+    x0, y0, x1, y1 = np.asarray(xyxy, np.float64).reshape(-1, 4).T
+    return x0 <= 1, y0 <= 1, x1 >= w - 1, y1 >= h - 1
+
+
 def _outside(centres: np.ndarray, crop: np.ndarray) -> list[bool]:
     """Which card centres (``card_centres``) lie outside the crop: a card mostly beyond the region."""
     h, w = crop.shape[:2]
@@ -643,10 +651,8 @@ def _outside(centres: np.ndarray, crop: np.ndarray) -> list[bool]:
 
 def _cut_backs(dets: Detections, crop: np.ndarray) -> list[bool]:
     """Which finds are backs whose box the crop's edge cuts."""
-    h, w = crop.shape[:2]
-    x0, y0, x1, y1 = dets.xyxy.T
-    cut = (dets.class_id == BACK_CLASS) & ((x0 <= 1) | (y0 <= 1) | (x1 >= w - 1) | (y1 >= h - 1))
-    return [bool(v) for v in cut]
+    left, top, right, bottom = _edges_cut(dets.xyxy, crop)
+    return [bool(v) for v in (dets.class_id == BACK_CLASS) & (left | top | right | bottom)]
 
 
 def _skin_mask(bgr: np.ndarray) -> np.ndarray:
@@ -877,6 +883,7 @@ class TablePipeline:
         maybe: list[_ZoneWatch] = []  # under an edge blob, still: readable if the blob is only cards
         reached = skin | edge  # what reaches in: an arm or a hand
         partly: set[str] = set()  # zones read while it lies on less of them than hides them
+        recent: set[str] = set()  # zones to read that have not lain still for edge_read_after_s
         for z, zc in zip(w.zones, zone_changed, strict=True):
             changed = 1.0 if z.fresh or z.recheck else np.count_nonzero(zc) / z.area
             if changed <= cfg.change_fraction:
@@ -894,17 +901,18 @@ class TablePipeline:
             if by_skin:
                 continue
             # an edge blob that lies still for long is no passing arm (a card pushed half out): read it
-            if by_edge and not (
-                z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
-            ):
+            lain_long = z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
+            if by_edge and not lain_long:
                 if z.still >= cfg.stable_frames and w.region.kind == "cards":
                     maybe.append(z)
+                    recent.add(z.name)
                 continue
             if z.still < cfg.stable_frames and t - z.changed_since < cfg.force_after_s:
                 continue
-            lain_long = z.still >= cfg.stable_frames and t - z.changed_since >= cfg.edge_read_after_s
-            if not by_edge and not lain_long and np.count_nonzero(reached & z.core):
-                partly.add(z.name)
+            if not lain_long:
+                recent.add(z.name)
+                if not by_edge and np.count_nonzero(reached & z.core):
+                    partly.add(z.name)
             todo.append(z)
         if not todo and not maybe:
             return {}
@@ -912,16 +920,7 @@ class TablePipeline:
         # reaches in, until it has lain long (a card pushed half out): b44-0000's dark sleeve in the
         # dealer crop's corner, 2 % of it (no arm at 3 %), was boxed as a back (see card_centres)
         cut = (
-            (
-                _edge_blobs(changed_px, cfg.cut_back_blob_fraction),
-                {
-                    z.name
-                    for z in todo + maybe
-                    if not (
-                        z.still >= cfg.stable_frames and t - (z.changed_since or t) >= cfg.edge_read_after_s
-                    )
-                },
-            )
+            (_edge_blobs(changed_px, cfg.cut_back_blob_fraction), recent)
             if w.region.kind == "cards"
             else None
         )
@@ -1154,12 +1153,15 @@ class TablePipeline:
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         zoom = iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm)
         dets = self._detect(r, crop[y0:], y0, zoom=zoom)
-        joker = self._panel_joker(r, crop[y0:], dets, zoom)
-        if joker is not None:
-            dets = Detections.merge([dets, joker])
         high, low = split_setting(
             dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
         )
+        joker = self._panel_joker(r, crop[y0:], dets, zoom, {*high, *low})
+        if joker is not None:
+            dets = Detections.merge([dets, joker])
+            high, low = split_setting(
+                dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+            )
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
         faces = dets.confidence[dets.class_id != BACK_CLASS]
@@ -1168,19 +1170,18 @@ class TablePipeline:
         self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
 
-    def _panel_joker(self, r: Region, panel: np.ndarray, dets: Detections, zoom: float) -> Detections | None:
+    def _panel_joker(
+        self, r: Region, panel: np.ndarray, dets: Detections, zoom: float, shown: set[str]
+    ) -> Detections | None:
         """The i-Verify display's Joker if it prints no index (``blank_slot_cards``), read at
         ``JOKER_BY_PAPER``; None if none. Looked for only when the faces named on the display are short
         of a hand and hold no Joker, in the slots nothing (named or not) was found in. ``panel``: the
-        display below its header, which the detector read enlarged by ``zoom``; so is it searched. The
-        faces are counted as the display's slots show them (``split_setting``: one card a slot): a
-        four-corner deck's other indices, read again under another suit, are not more cards (b45-0001:
-        dondorf's Ts and 5s read Tc and 5c at their other corners made seven faces of six, and the
-        Joker was not looked for)."""
-        shown = split_setting(
-            dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
-        )
-        named = set(shown[0] + shown[1]) - {BACK}
+        display below its header, which the detector read enlarged by ``zoom``; so is it searched.
+        ``shown``: the cards ``split_setting`` reads off ``dets``, one a slot, which are what is counted:
+        a four-corner deck's other indices, read again under another suit, are not more cards
+        (b45-0001: dondorf's Ts and 5s read Tc and 5c at their other corners made seven faces of six,
+        and the Joker was not looked for)."""
+        named = shown - {BACK}
         if "Jk" in named or len(named) >= self._hand_size:
             return None
         big = cv2.resize(panel, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
