@@ -462,6 +462,97 @@ def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() 
     assert unread[:, 0].tolist() == [210, 294]
 
 
+def test_two_cards_side_by_side_in_a_spread_are_neighbours_and_one_cards_corners_are_not() -> None:
+    from vision.detector import spread_neighbours
+
+    spread = [[x, 10, x + 12, 40] for x in (20, 45, 70)]  # top-left indices, a quarter card apart
+    boxes = np.array([*spread, *_card_corners(100)], np.float32)
+    # at 1.6 px/mm half a card is 50.8 px, but the first and third spread cards' indices, 50 px apart,
+    # are over 3 index widths (36 px) apart: only next neighbours
+    assert spread_neighbours(boxes, 1.6) == [(0, 1), (1, 2), (2, 3)]
+    assert spread_neighbours(boxes, 0.7) == []  # half a card: 22.2 px
+    # a four-corner deck's top-right index lies a card's width from its top-left one: one card; also
+    # in a crop squashed across (a 58-px card at a nominal 1.6 px/mm: 48 px, under half a card)
+    four = np.array([[100, 10, 112, 40], [184, 10, 196, 40]], np.float32)
+    assert spread_neighbours(four, 1.6) == []
+    squashed = np.array([[100, 10, 110, 43], [148, 10, 158, 43]], np.float32)
+    assert spread_neighbours(squashed, 1.6) == []
+    # the rank boxed alone, a box overlapping another, an index lying sideways, one in another row
+    odd = [[45, 10, 57, 24], [26, 10, 38, 40], [45, 10, 75, 22], [45, 60, 57, 90]]
+    for box in odd:
+        assert spread_neighbours(np.array([spread[0], box], np.float32), 1.6) == [], box
+
+
+def _spread_detector(narrow_look: float) -> Any:
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, narrow_look
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det._body, det.body_look, det.pair_corners = None, 0.7, True
+    return det
+
+
+def test_one_deck_holds_one_of_each_face_so_two_cards_of_a_spread_are_not_one() -> None:
+    """seed 42, b42-0005: a bellot Ac in the dealer's spread read As 0.47 / Ac 0.40 beside the As
+    (0.79); the two As reads were merged as one card, a card lost to the count."""
+    from vision.pipeline import merge_card_indices
+
+    det = _spread_detector(0.0)
+    ace_s, ace_d, ace_c, king_h = 48, 50, 51, 45  # card codes: rank * 4 + suit (s, h, d, c)
+    usual = {20: [(ace_s, 0.79), (ace_d, 0.11)], 45: [(ace_s, 0.47), (ace_c, 0.40)], 70: [(king_h, 0.9)]}
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (20, 45, 70)], np.float32)
+    image = np.zeros((160, 200, 3), np.uint8)
+
+    def read(scale: float | None) -> dict[int, tuple[int, float]]:
+        found, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), scale)
+        found = merge_card_indices(found, 1.6)
+        rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
+        return {int(b[0]): (int(c), float(p)) for b, c, p in rows}
+
+    got = read(1.6)
+    assert {x: c for x, (c, _) in got.items()} == {20: ace_s, 45: ace_c, 70: king_h}
+    # the joint of the two reads without the As twice: 0.79 x 0.53 for As, Ac ... against 0.21 x 0.47
+    # for Ac|Ad, As ...; the sure King beside shares nothing with them and keeps its read
+    p20 = np.array([0.79, 0.11, 0.10])  # As, Ad, not an index
+    p45 = np.array([0.47, 0.40, 0.13])  # As, Ac, not an index
+    joint = np.outer(p20, p45)
+    joint[0, 0] = 0.0
+    joint /= joint.sum()
+    assert got[20][1] == pytest.approx(0.9 * joint[0].sum(), rel=1e-4)
+    assert got[45][1] == pytest.approx(0.9 * joint[:, 1].sum(), rel=1e-4)
+    assert got[70][1] == pytest.approx(0.9 * 0.9, rel=1e-4)
+    # off (or with no card scale: a still), the two As reads are one card
+    det.one_deck = False
+    assert {x: c for x, (c, _) in read(1.6).items()} == {20: ace_s, 70: king_h}
+    det.one_deck = True
+    assert {x: c for x, (c, _) in read(None).items()} == {20: ace_s, 70: king_h}
+
+
+def test_a_contest_is_settled_where_the_narrow_cuts_face_is_the_neighbours() -> None:
+    """seed 42, b42-0007: a plastic 6c beside the 6s, read 6c 0.59 / 6s 0.17, its narrow cut 6s."""
+    det = _spread_detector(0.6)
+    six_s, six_c = 16, 19
+    usual = {20: [(six_s, 0.78)], 45: [(six_c, 0.59), (six_s, 0.17)]}
+    det._class_probs = _scripted_reads(usual, {45: [(six_s, 0.6)]})  # type: ignore[method-assign]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (20, 45)], np.float32)
+    image = np.zeros((160, 200, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {20: six_s, 45: six_c} and unread.size == 0
+    conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
+    assert conf[45] == pytest.approx(0.9 * 0.59, rel=1e-4)  # two faces named: no joint
+    # a neighbour not sure of the narrow cut's face leaves the contest
+    usual[20] = [(six_s, 0.65)]
+    found, unread = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    assert found.xyxy[:, 0].astype(int).tolist() == [20] and unread[:, 0].tolist() == [45]
+    det.one_deck = False
+    usual[20] = [(six_s, 0.78)]
+    found, unread = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    assert found.xyxy[:, 0].astype(int).tolist() == [20] and unread[:, 0].tolist() == [45]
+
+
 def test_a_narrowed_crop_keeps_the_middle_across_the_index() -> None:
     from vision.detector import _narrowed
 

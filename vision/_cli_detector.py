@@ -193,6 +193,10 @@ def eval_detector(
         bool,
         typer.Option(help="read a card's two index corners as one where both are in view (card zones)"),
     ] = True,
+    one_deck: Annotated[
+        bool,
+        typer.Option(help="read two cards of a spread named as one face knowing one deck holds it once"),
+    ] = True,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
@@ -207,6 +211,7 @@ def eval_detector(
         narrow_look=narrow_look,
         body_look=body_look,
         pair_corners=pair_corners,
+        one_deck=one_deck,
     )
     report = evaluate(det, data, limit=limit)
     typer.echo(format_report(report))

@@ -67,6 +67,9 @@ _BODY_LOOK = 0.7
 # a body read this sure of a rank settles a contested index (the narrow look's two cuts disagreeing)
 # for the face of that rank the index and body read together
 _BODY_SETTLES = 0.9
+# two index boxes of one row this many index widths apart or nearer may be two cards of a spread
+# (``spread_neighbours``); one card's own corners lie further apart
+_NEIGHBOUR_REACH = 3.0
 # a remembered tile whose picture changed in at most this many 8-px blocks, none on or beside a box
 # found on it, is not read again (``StillMemory.recall``'s ``loose``)
 _TILE_LOOSE = 3
@@ -469,6 +472,86 @@ def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     return bool(inside.any())
 
 
+def spread_neighbours(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
+    """Pairs of upright index boxes (xyxy, N x 4, at ``px_per_mm``) side by side in one row, of one
+    size, apart but nearer than half a card's width and than ``_NEIGHBOUR_REACH`` index widths: two
+    cards of a spread (each card's top-left index shows beside the next one's, a fifth of a card or
+    so along: 1.4 to 1.9 index widths in seed 42's crops). Never one card twice: a card's own
+    indices lie a card's width or length apart (a four-corner deck's top-right one too: 4.4 index
+    widths or more, 5 in a crop squashed across, where a card was 58 px wide at a nominal 1.6
+    px/mm; D5 ``val_100008_0427_dealer``), and a box cut short, or the rank boxed again inside its
+    index, is not of one size with it."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(b) < 2:
+        return []
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    i, j = np.triu_indices(len(b), 1)
+    upright = (h[i] >= w[i]) & (h[j] >= w[j]) & (w[i] > 0) & (w[j] > 0)
+    tall, wide = np.minimum(h[i], h[j]), np.minimum(w[i], w[j])
+    one_size = (tall >= 0.7 * np.maximum(h[i], h[j])) & (wide >= 0.6 * np.maximum(w[i], w[j]))
+    one_row = np.minimum(b[i, 3], b[j, 3]) - np.maximum(b[i, 1], b[j, 1]) >= 0.7 * tall
+    apart = np.minimum(b[i, 2], b[j, 2]) - np.maximum(b[i, 0], b[j, 0]) <= 0.2 * wide
+    dx = np.abs((b[i, 0] + b[i, 2]) - (b[j, 0] + b[j, 2])) / 2
+    reach = (dx <= 0.5 * px_per_mm * min(CARD_MM)) & (dx <= _NEIGHBOUR_REACH * wide)
+    ok = upright & one_size & one_row & apart & reach
+    return [(int(a), int(c)) for a, c in zip(i[ok], j[ok], strict=True)]
+
+
+def _one_of_each(
+    probs: np.ndarray,
+    names: np.ndarray,
+    neighbours: list[tuple[int, int]],
+    partner: dict[int, int],
+) -> np.ndarray:
+    """Class probabilities of index reads (columns named by ``names``) read again where a pair in
+    ``neighbours`` (two cards) names one face at both, which one deck holds once (the Joker too): the
+    two reads' probabilities multiplied, the same face at both taken out, renormalised, and each read
+    the joint's share for it (``one_deck``). Pairs naming two faces are left as read: the joint would
+    only renormalise them, and could lift a doubtful read over the classifier's floor (D5, a
+    simplistic 3s read As 0.29 beside a 2c, its 2c share taken out: As 0.31, a wrong face named).
+    ``partner``: a box's other corner (``corner_pairs``), which reads as it does."""
+    probs = probs.copy()
+    face = names < _NOT_INDEX
+    both = np.ix_(face, face)
+    order = sorted(neighbours, key=lambda n: -float((probs[n[0]] * probs[n[1]])[face].sum()))
+    for i, j in order:
+        top = int(probs[i].argmax())
+        if top != int(probs[j].argmax()) or not face[top]:
+            continue
+        joint = np.outer(probs[i], probs[j])
+        joint[both] *= 1.0 - np.eye(int(face.sum()))
+        total = float(joint.sum())
+        if total <= 0.0:
+            continue
+        joint /= total
+        for k, read in ((i, joint.sum(1)), (j, joint.sum(0))):
+            probs[k] = read
+            if k in partner:
+                probs[partner[k]] = read
+    return probs
+
+
+def _taken_by_neighbour(
+    probs: np.ndarray,
+    narrow_top: np.ndarray,
+    contested: np.ndarray,
+    neighbours: list[tuple[int, int]],
+    sure: float,
+) -> np.ndarray:
+    """Which contested reads (the narrow look's cut naming another face than the usual cut) a
+    neighbour settles: the narrow cut's face is the neighbour's, read uncontested at ``sure`` or
+    more, and one deck holds it once (seed 42, b42-0007: a plastic 6c in a spread beside the 6s,
+    its narrow cut read 6s)."""
+    out = np.zeros(len(probs), bool)
+    for i, j in neighbours:
+        for k, o in ((i, j), (j, i)):
+            face = int(narrow_top[k])
+            if not contested[k] or contested[o] or face < 0 or probs[k].argmax() == face:
+                continue
+            out[k] |= bool(probs[o].argmax() == face and probs[o, face] >= sure)
+    return out
+
+
 def _check_image(image: np.ndarray) -> None:
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
@@ -501,11 +584,17 @@ class OnnxCardDetector:
     ``pair_corners``: where the caller gives the card's scale (as for ``body_look``), the two indices
     of one card (both in view: the top card of a spread, a lone card, a card the i-Verify display
     draws) are read as one, their class probabilities multiplied (``_pair_corners``).
+    ``one_deck``: where the caller gives the card's scale, two indices side by side in a spread
+    (``spread_neighbours``: two cards) are read knowing one deck holds one of each face
+    (``_one_of_each``): a spread's As misread beside the real As had been merged with it as one card
+    (``vision.pipeline.merge_card_indices``), a card lost to the count.
     ``memory``: stage 1's finds on the last this many tiles read at each place of an image (with
     ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
     ``tile_workers``: threads stage 1 reads an image's tiles on (with ``tile``); the finds are the same.
     """
+
+    one_deck = True  # ``one_deck``: set per detector in __init__
 
     def __init__(
         self,
@@ -526,6 +615,7 @@ class OnnxCardDetector:
         narrow_look: float = 0.6,
         body_look: float = _BODY_LOOK,
         pair_corners: bool = True,
+        one_deck: bool = True,
         coarse_camera: bool = False,
         memory: int = 0,
         tile_workers: int = 1,
@@ -570,6 +660,7 @@ class OnnxCardDetector:
             raise ValueError(f"body_look must be within 0..1, but got {body_look}")
         self.body_look = body_look
         self.pair_corners = pair_corners
+        self.one_deck = one_deck
         self._body: BodyReader | None = None
         if files.body is not None and body_look > 0:
             self._body = BodyReader(files.body, threads)
@@ -831,6 +922,11 @@ class OnnxCardDetector:
         cap = np.ones(len(boxes), np.float32)
         if pairs:
             probs, cap = self._pair_corners(probs, weighed, contested, narrow_top, pairs)
+        near = spread_neighbours(boxes, body_px_per_mm) if body_px_per_mm and self.one_deck else []
+        if near:  # two cards of a spread read as one face: one deck holds one of each
+            partner = {a: c for a, c in pairs} | {c: a for a, c in pairs}
+            probs = _one_of_each(probs, self._cls_names, near, partner)
+            contested &= ~_taken_by_neighbour(probs, narrow_top, contested, near, self.body_look)
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
