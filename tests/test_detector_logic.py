@@ -431,6 +431,86 @@ def test_a_cards_two_corners_are_read_as_one_and_no_surer_than_the_surer_corner(
         assert got[10] == three_c and got[94] == three_s
 
 
+def _reads_by_box(per_box: dict[tuple[float, ...], list[tuple[int, float]]]) -> Any:
+    """A stand-in for ``OnnxCardDetector._class_probs`` scripted by the whole box (xyxy), the rest of
+    the probability "not an index"."""
+
+    def probs(image: np.ndarray, bx: list[np.ndarray], margin: float = 1.25, narrow: float = 1) -> np.ndarray:
+        out = np.zeros((len(bx), 54), np.float32)
+        for i, b in enumerate(bx):
+            for k, v in per_box[tuple(float(c) for c in b)]:
+                out[i, k] = v
+            out[i, 53] = 1 - out[i].sum()
+        return out
+
+    return probs
+
+
+def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair() -> None:
+    """seed 41, b41-0001: the i-Verify display's dondorf 2s, read 2s at its top-left and bottom-right
+    corners and 2c at the other two, was two cards in one slot."""
+    from vision.detector import corner_pairs, merge_index_corners, other_corners
+
+    x = 100
+    tl, br = _card_corners(x)
+    tr, bl = [x + 84, 10, x + 96, 40], [x, 114, x + 12, 144]
+    spread = [[x - 25, 10, x - 13, 40]]  # the card under it: its top-left index, left of the card
+    boxes = np.array([tl, br, tr, bl, *spread], np.float32)
+    pairs = corner_pairs(boxes, 1.6)
+    assert pairs == [(0, 1)]
+    assert other_corners(boxes, pairs) == {(0, 1): [2, 3]}
+    assert other_corners(boxes[[0, 1, 4]], [(0, 1)]) == {}  # a two-corner deck: nothing more
+
+    det = _spread_detector(0.0)
+    two_s, two_c = 0, 3
+    usual = {
+        x: [(two_s, 0.60), (two_c, 0.27)],
+        x + 84: [(two_s, 0.71), (two_c, 0.14)],  # the bottom-right corner (same left x as top-right)
+        x - 25: [(45, 0.9)],
+    }
+    # the top-right and bottom-left corners read 2c (scripted by the whole box: the bottom-left shares
+    # the top-left's left x)
+    per_box = {tuple(tl): usual[x], tuple(br): usual[x + 84], tuple(tr): [(two_c, 0.80), (two_s, 0.07)]}
+    per_box[tuple(bl)] = [(two_c, 0.60), (two_s, 0.30)]
+    per_box[tuple(spread[0])] = usual[x - 25]
+
+    det._class_probs = _reads_by_box(per_box)  # type: ignore[method-assign]
+    image = np.zeros((160, 220, 3), np.uint8)
+    found, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    cards = merge_index_corners(found)
+    assert sorted(cards.class_id.tolist()) == [two_s, 45]
+    # the pair's read (0.60 x 0.71 against 0.27 x 0.14: 2s at 0.88), no surer than its surer corner,
+    # 0.71; the other two corners take it, not multiplied in (three of four corners reading 2c would
+    # name 2c)
+    assert (found.class_id[:4] == two_s).all()
+    assert float(cards.confidence[cards.class_id == two_s][0]) == pytest.approx(0.9 * 0.71, rel=1e-4)
+    # with pairing off each corner reads alone: the other two corners are a second card, 2c
+    det.pair_corners = False
+    found, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    assert sorted(merge_index_corners(found).class_id.tolist()) == [two_s, two_c, 45]
+
+
+def test_one_deck_turns_every_corner_of_a_four_corner_card_together() -> None:
+    """The top card of a dondorf spread shows four corners, its top-left index beside the next card's:
+    where one deck tells the two apart, all four corners take the new read (one card, not two)."""
+    from vision.detector import merge_index_corners
+
+    det = _spread_detector(0.0)
+    ace_s, ace_c = 48, 51
+    x = 100
+    top_card = [*_card_corners(x), [x + 84, 10, x + 96, 40], [x, 114, x + 12, 144]]
+    under = [x - 25, 10, x - 13, 40]
+    doubt = [(ace_s, 0.5), (ace_c, 0.45)]
+    per_box = {tuple(float(v) for v in b): doubt for b in top_card}
+    per_box[tuple(float(v) for v in under)] = [(ace_s, 0.9), (ace_c, 0.05)]
+    det._class_probs = _reads_by_box(per_box)  # type: ignore[method-assign]
+    boxes = np.array([*top_card, under], np.float32)
+    image = np.zeros((160, 220, 3), np.uint8)
+    found, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    assert found.class_id.tolist() == [ace_c] * 4 + [ace_s]
+    assert sorted(merge_index_corners(found).class_id.tolist()) == [ace_s, ace_c]
+
+
 def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() -> None:
     """A pair whose contested corner (the narrow look's two cuts disagreed) has its narrow cut naming
     another class than the pair is left unnamed unless the other corner reads the pair's class."""

@@ -457,6 +457,37 @@ def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
     return out
 
 
+def other_corners(boxes: np.ndarray, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], list[int]]:
+    """For each corner pair (``corner_pairs``), the other index boxes at its card's other two corners
+    (top-right, bottom-left: a deck printing all four, dondorf): a box not in a pair, lying mostly
+    (0.8 of it) inside the pair's union, its centre within an index's length of that corner. Left
+    out, such a card was read as two where its corners disagreed (seed 41, b41-0001: the i-Verify
+    display's dondorf 2s read 2s by its top-left and bottom-right corners, 2c by the other two, two
+    cards in one slot, the display's read flipping between them); ``_pair_corners`` gives them the
+    pair's read."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    paired = {k for pair in pairs for k in pair}
+    centres = (b[:, :2] + b[:, 2:]) / 2
+    area = np.maximum(b[:, 2] - b[:, 0], 0) * np.maximum(b[:, 3] - b[:, 1], 0)
+    out: dict[tuple[int, int], list[int]] = {}
+    for a, c in pairs:
+        union = union_box(b[a], b[c])
+        reach = max(b[a, 2] - b[a, 0], b[a, 3] - b[a, 1], b[c, 2] - b[c, 0], b[c, 3] - b[c, 1])
+        inside = intersection_area(union, b) >= 0.8 * np.maximum(area, 1e-9)
+        more = []
+        for cx, cy in ((union[2], union[1]), (union[0], union[3])):
+            near = np.hypot(centres[:, 0] - cx, centres[:, 1] - cy)
+            near[list(paired)] = np.inf
+            near[~inside] = np.inf
+            k = int(np.argmin(near))
+            if near[k] <= reach:
+                more.append(k)
+                paired.add(k)
+        if more:
+            out[(a, c)] = more
+    return out
+
+
 def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     """Whether another box's centre lies inside the union of boxes ``a`` and ``c``, away from its
     other two corners (where a deck printing all four corners has the card's own third and fourth
@@ -501,7 +532,7 @@ def _one_of_each(
     probs: np.ndarray,
     names: np.ndarray,
     neighbours: list[tuple[int, int]],
-    partner: dict[int, int],
+    partner: dict[int, list[int]],
 ) -> np.ndarray:
     """Class probabilities of index reads (columns named by ``names``) read again where a pair in
     ``neighbours`` (two cards) names one face at both, which one deck holds once (the Joker too): the
@@ -509,7 +540,8 @@ def _one_of_each(
     the joint's share for it (``one_deck``). Pairs naming two faces are left as read: the joint would
     only renormalise them, and could lift a doubtful read over the classifier's floor (D5, a
     simplistic 3s read As 0.29 beside a 2c, its 2c share taken out: As 0.31, a wrong face named).
-    ``partner``: a box's other corner (``corner_pairs``), which reads as it does."""
+    ``partner``: the other corners read as one card with a box (``_pair_corners``), which read as it
+    does."""
     probs = probs.copy()
     face = names < _NOT_INDEX
     both = np.ix_(face, face)
@@ -526,8 +558,8 @@ def _one_of_each(
         joint /= total
         for k, read in ((i, joint.sum(1)), (j, joint.sum(0))):
             probs[k] = read
-            if k in partner:
-                probs[partner[k]] = read
+            for m in partner.get(k, []):
+                probs[m] = read
     return probs
 
 
@@ -920,11 +952,13 @@ class OnnxCardDetector:
                 # surely (``_BODY_SETTLES``), or on spade against club and the body is sure of it
                 contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
         cap = np.ones(len(boxes), np.float32)
+        joined: list[list[int]] = []  # the corners read as one card
         if pairs:
-            probs, cap = self._pair_corners(probs, weighed, contested, narrow_top, pairs)
+            others = other_corners(boxes, pairs)
+            probs, cap, joined = self._pair_corners(probs, weighed, contested, narrow_top, pairs, others)
         near = spread_neighbours(boxes, body_px_per_mm) if body_px_per_mm and self.one_deck else []
         if near:  # two cards of a spread read as one face: one deck holds one of each
-            partner = {a: c for a, c in pairs} | {c: a for a, c in pairs}
+            partner = {k: [m for m in card if m != k] for card in joined for k in card}
             probs = _one_of_each(probs, self._cls_names, near, partner)
             contested &= ~_taken_by_neighbour(probs, narrow_top, contested, near, self.body_look)
         top = probs.argmax(1)
@@ -947,10 +981,16 @@ class OnnxCardDetector:
         contested: np.ndarray,
         narrow_top: np.ndarray,
         pairs: list[tuple[int, int]],
-    ) -> tuple[np.ndarray, np.ndarray]:
+        others: dict[tuple[int, int], list[int]] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, list[list[int]]]:
         """Both indices of one card read as one (``pair_corners``): the two reads' class probabilities
         multiplied and renormalised, for each of the two boxes. Returns the probabilities and each
-        box's cap on its read; ``weighed`` and ``contested`` are updated in place for the pairs.
+        box's cap on its read, and the corners read as one card, a list each; ``weighed`` and
+        ``contested`` are updated in place for the pairs. ``others``: a pair's card's other corner
+        indices (``other_corners``: a deck printing all four), which take the pair's read. They are
+        not multiplied in: dondorf's top-right and bottom-left indices read its spades as clubs where
+        the pair read them right (the i-Verify display's 2s, As and Js, seeds 41 and 45: three corners
+        of four reading the club, so the product named it).
 
         The two corners are read apart, from different pixels, but in the same font and blur, so their
         errors are not independent: the pair is named no surer than its surer corner alone, or than
@@ -966,25 +1006,39 @@ class OnnxCardDetector:
         cap = np.ones(len(probs), np.float32)
         sure = probs.max(1)
         own = np.where(weighed, np.minimum(sure, self.body_look), sure)
+        cards: list[list[int]] = []
         for i, j in pairs:
-            if _NOT_INDEX in (self._cls_names[probs[i].argmax()], self._cls_names[probs[j].argmax()]):
+            read = self._corners_read(probs, [i, j])
+            if read is None:
                 continue
-            joint = probs[i] * probs[j]
-            total = float(joint.sum())
-            if total <= 0.0:
-                continue
-            joint /= total
-            top = int(joint.argmax())
-            if not all(top in np.argsort(-probs[k])[:2] for k in (i, j)):
-                continue  # a corner that does not hold the pair's class among its two likeliest
+            joint, top = read
             objects = [k for k in (i, j) if contested[k] and narrow_top[k] != top]
             supports = [k for k in (i, j) if (narrow_top[k] if contested[k] else probs[k].argmax()) == top]
             still = bool(objects) and not supports
-            probs[i] = probs[j] = joint
-            cap[i] = cap[j] = max(float(own[i]), float(own[j]), self.body_look)
-            weighed[i] = weighed[j] = False
-            contested[i] = contested[j] = still
-        return probs, cap
+            members = [i, j, *(others or {}).get((i, j), [])]
+            for k in members:
+                probs[k] = joint
+                cap[k] = max(float(own[i]), float(own[j]), self.body_look)
+                weighed[k] = False
+                contested[k] = still
+            cards.append(members)
+        return probs, cap, cards
+
+    def _corners_read(self, probs: np.ndarray, members: list[int]) -> tuple[np.ndarray, int] | None:
+        """One card's corner reads (rows of ``probs``) as one: their product renormalised and its
+        surest class; None where a corner's surest class is "not an index" or the class is not among
+        a corner's two likeliest (``_pair_corners``)."""
+        if any(self._cls_names[probs[k].argmax()] == _NOT_INDEX for k in members):
+            return None
+        joint = np.prod(probs[members], axis=0)
+        total = float(joint.sum())
+        if total <= 0.0:
+            return None
+        joint = joint / total
+        top = int(joint.argmax())
+        if not all(top in np.argsort(-probs[k])[:2] for k in members):
+            return None  # a corner that does not hold the card's class among its two likeliest
+        return joint, top
 
     def _class_probs(
         self,
