@@ -43,6 +43,12 @@ def main() -> int:
         help="degrees each still is also read turned by, as `detect --rotations` ('auto': every 45; "
         "'0': only as it lies)",
     )
+    ap.add_argument(
+        "--white-balance",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="take each still's colour cast out first, as `detect` does by default",
+    )
     ap.add_argument("--save", type=Path, default=None, help="also write each still here (jpg)")
     args = ap.parse_args()
 
@@ -50,7 +56,7 @@ def main() -> int:
 
     from render.artwork import HELD_OUT_DECKS
     from render.training import render_scene
-    from vision.detector import STILL_ROTATIONS, load_detector, pyramid_scales
+    from vision.detector import STILL_ROTATIONS, load_detector, pyramid_scales, white_balanced
     from vision.training import _match_image
 
     decks = args.decks.split(",") if args.decks else list(HELD_OUT_DECKS)
@@ -74,7 +80,7 @@ def main() -> int:
                     cv2.imwrite(str(args.save / f"{deck}_{deg:g}_{k}.jpg"), img)
                 det.scales = tuple(pyramid_scales(img.shape[1], img.shape[0], det.imgsz))
                 t0 = time.perf_counter()
-                found = det.detect(img)
+                found = det.detect(white_balanced(img) if args.white_balance else img)
                 spent.append(time.perf_counter() - t0)
                 m = _match_image(found, scene)
                 row = [sum(v for c, v in m[key].items() if c < 53) for key in ("tp", "fp", "fn")]
@@ -92,7 +98,7 @@ def main() -> int:
     n = len(spent)
     print(
         f"{n} stills (640x480), {len(decks)} held-out decks x {len(angles)} angles x {args.per}; "
-        f"read turned by {args.rotations} degrees"
+        f"read turned by {args.rotations} degrees; white-balanced: {args.white_balance}"
     )
     print("by deck:")
     for d in decks:

@@ -36,11 +36,17 @@ def detect(
             "lies (cards near upright or upside down); or a list like '0,90,180,270'"
         ),
     ] = "auto",
+    white_balance: Annotated[
+        bool,
+        typer.Option(
+            help="take a photo's colour cast out first (its brightest pixels, the cards' paper, made grey)"
+        ),
+    ] = True,
 ) -> None:
     """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
     import cv2
 
-    from vision.detector import load_detector, pyramid_scales
+    from vision.detector import load_detector, pyramid_scales, white_balanced
 
     turns = _rotations(rotations)
     fixed: list[float] | None = None
@@ -65,6 +71,8 @@ def detect(
             typer.echo(f"error: {path}: not a readable image", err=True)
             failed = True
             continue
+        if white_balance:
+            img = white_balanced(img)
         det.scales = tuple(fixed or pyramid_scales(img.shape[1], img.shape[0], det.imgsz))
         found = det.detect_raw(img) if raw else det.detect(img)
         order = sorted(range(len(found)), key=lambda i: (float(found.xyxy[i, 0]), float(found.xyxy[i, 1])))

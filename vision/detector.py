@@ -48,6 +48,7 @@ __all__ = [
     "merge_index_corners",
     "nms",
     "tile_origins",
+    "white_balanced",
 ]
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -220,6 +221,38 @@ def _pooled(found: Detections) -> Detections:
         if not (overlaps | same_card).any():
             keep.append(int(i))
     return found[np.sort(np.asarray(keep, np.int64))]
+
+
+# a still is white-balanced on this share of its pixels, the brightest (``white_balanced``) ...
+_WHITE_SHARE = 0.02
+# ... and no channel is raised more than this (a still of no cards, its brightest pixels coloured) ...
+_WHITE_MAX_GAIN = 1.5
+# ... and a still none of whose channels would be raised this much is left as it is
+_WHITE_MIN_GAIN = 1.1
+
+
+def white_balanced(image: np.ndarray) -> np.ndarray:
+    """A still with its colour cast taken out: each channel scaled so that the mean colour of its
+    brightest pixels (``_WHITE_SHARE`` of them by the channels' sum: the cards' white paper, where
+    there are cards) is grey, no channel raised more than ``_WHITE_MAX_GAIN`` x and none lowered.
+    The detector was trained on evenly lit renders; a photo's light is warm or cold. On the
+    photo-like stills (``benchmarks/photo_stills.py``, upright and upside down, read as they lie) a
+    pink-cast still of legible 110-px standard cards had none of its six read; balanced, faces recall
+    0.555 -> 0.700 over 56 stills at the same precision (0.957 / 0.952). A cast under
+    ``_WHITE_MIN_GAIN`` is left: reads of such near-neutral stills changed at random with it
+    (plastic's cream cards at 45, 70 and 90 degrees, gains 1.08-1.10: 5, 4 and 4 cards read -> 2, 2
+    and 0)."""
+    _check_image(image)
+    f = image.astype(np.float32)
+    pixels = f.reshape(-1, 3)
+    lum = pixels.sum(1)
+    k = max(1, int(_WHITE_SHARE * len(lum)))
+    ref = pixels[np.argpartition(lum, len(lum) - k)[len(lum) - k :]].mean(0)
+    gain = np.minimum(float(ref.max()) / np.maximum(ref, 1.0), _WHITE_MAX_GAIN)
+    if gain.max() < _WHITE_MIN_GAIN:
+        return image
+    out: np.ndarray = np.clip(f * gain + 0.5, 0, 255).astype(np.uint8)
+    return out
 
 
 def turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
