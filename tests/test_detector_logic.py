@@ -857,3 +857,24 @@ def test_the_ink_of_a_doubtful_cards_body_all_but_rules_out_faces_of_the_other_c
     det._class_probs = _scripted_reads({14: [(eight_d, 0.59), (eight_s, 0.3)]}, {})  # type: ignore[method-assign]
     found, _ = det._read_indices(card((40, 30, 200)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
     assert found.class_id.tolist() == [eight_d] and found.confidence[0] <= 0.9 * 0.7 + 1e-6
+
+
+def test_a_stills_scale_is_chosen_by_the_faces_it_reads_before_its_backs() -> None:
+    """A photo of large cards read at a small scale boxed stray backs along their edges (tigullio's
+    330-px cards, photo_stills): those backs' confidence had outweighed the scale that read faces."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.upscale = 1.0
+    det.scales = (0.5, 1.0)
+    box = np.array([[0, 0, 10, 20]], np.float32)
+    faces = Detections(np.repeat(box, 2, 0), np.array([5, 9]), np.array([0.8, 0.7], np.float32))
+    backs = Detections(np.repeat(box, 6, 0), np.full(6, BACK_CLASS), np.full(6, 0.6, np.float32))
+    read = {0.5: backs, 1.0: faces}
+    det._detect_at = lambda image, scale, card_px_per_mm=None: (read[scale], np.zeros((0, 4)))  # type: ignore[method-assign]
+    image = np.zeros((40, 40, 3), np.uint8)
+    assert det._detect_scaled(image) is faces  # 1.5 of faces against 3.6 of backs
+    # no scale reads a face (a still of face-down cards): the surest backs
+    fewer = Detections(np.repeat(box, 2, 0), np.full(2, BACK_CLASS), np.full(2, 0.9, np.float32))
+    read[1.0] = fewer
+    assert det._detect_scaled(image) is backs

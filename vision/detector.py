@@ -616,6 +616,12 @@ def _taken_by_neighbour(
     return out
 
 
+def _faces_first(found: Detections) -> tuple[float, float]:
+    """How sure a scale's read of a still is (``_detect_scaled``): the confidence its faces carry,
+    then all its finds'. Backs alone (a still of face-down cards) count where no scale reads a face."""
+    return float(found.confidence[found.class_id != BACK_CLASS].sum()), float(found.confidence.sum())
+
+
 def _check_image(image: np.ndarray) -> None:
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"image must be a BGR array (H, W, 3), but got shape {image.shape}")
@@ -749,9 +755,11 @@ class OnnxCardDetector:
         ``card_px_per_mm``: as ``detect_with_unread`` (the body look; not with scales or rotations).
 
         With ``scales`` (an image pyramid, for stills whose card size is unknown) the image is read
-        at each scale and the scale whose finds carry the most confidence in all is kept: a scale
-        far from the trained card size finds fewer cards, and reads them with less confidence.
-        (Pooling every scale's finds instead let each wrong scale add its misreads.)
+        at each scale and the scale whose faces carry the most confidence is kept (``_faces_first``;
+        then all its finds'): a scale far from the trained card size finds fewer cards, and reads
+        them with less confidence. (Pooling every scale's finds instead let each wrong scale add its
+        misreads; counting backs with the faces let large cards read small, their edges boxed as
+        backs, outweigh the scale that read them.)
 
         With ``rotations`` (degrees, for stills whose cards may lie at any angle) the image is also
         read turned by each: stage 1 boxes indices standing near upright or upside down only. A
@@ -787,7 +795,7 @@ class OnnxCardDetector:
         if self.scales is None:
             return self._detect_at(image, self.upscale, card_px_per_mm)[0]
         found = [self._detect_at(image, s)[0] for s in self.scales]
-        return max(found, key=lambda d: float(d.confidence.sum()))
+        return max(found, key=_faces_first)
 
     @property
     def reads_card_bodies(self) -> bool:
