@@ -93,10 +93,10 @@ def main() -> int:
                     backs[i] += m[key].get(53, 0)
         print(f"{deck}: done", file=sys.stderr, flush=True)
 
-    def line(name: str, tp: int, fp: int, fn: int) -> str:
+    def line(name: str, tp: int, fp: int, fn: int, what: str = "faces", note: str = "") -> str:
         return (
-            f"  {name:28s} faces P {tp / max(1, tp + fp):.3f}  R {tp / max(1, tp + fn):.3f}"
-            f"  (tp {tp} fp {fp} fn {fn})"
+            f"  {name:28s} {what} P {tp / max(1, tp + fp):.3f}  R {tp / max(1, tp + fn):.3f}"
+            f"  (tp {tp} fp {fp} fn {fn}{note})"
         )
 
     n = len(spent)
@@ -113,12 +113,7 @@ def main() -> int:
     tot = [sum(v[i] for v in by_deck.values()) for i in range(3)]
     print("all:")
     print(line("every still", *tot))
-    btp, bfp, bfn = backs
-    bp, br = btp / max(1, btp + bfp), btp / max(1, btp + bfn)
-    print(
-        f"  {'card backs, every still':28s} backs P {bp:.3f}  R {br:.3f}"
-        f"  (tp {btp} fp {bfp} fn {bfn}: a back boxed on a face-up card is a false one)"
-    )
+    print(line("card backs, every still", *backs, "backs", ": a back boxed on a face-up card is a false one"))
     print(f"time per still: median {np.median(spent):.2f} s, max {max(spent):.2f} s (the machine may vary)")
     return 0
 

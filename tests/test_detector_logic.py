@@ -244,12 +244,15 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
 
 
 def _scripted_reads(
-    usual: dict[int, list[tuple[int, float]]],
-    narrowed: dict[int, list[tuple[int, float]]],
+    usual: dict[Any, list[tuple[int, float]]],
+    narrowed: dict[Any, list[tuple[int, float]]],
     seen: list[tuple[float, int]] | None = None,
+    *,
+    whole_box: bool = False,
 ) -> Any:
-    """A stand-in for ``OnnxCardDetector._class_probs``: each box (by its left x) read as scripted,
-    by the usual cut or the narrow one, the rest of the probability "not an index"."""
+    """A stand-in for ``OnnxCardDetector._class_probs``: each box (by its left x, or with
+    ``whole_box`` by its xyxy as a tuple) read as scripted, by the usual cut or the narrow one, the
+    rest of the probability "not an index"."""
     from vision.detector import _CROP_MARGIN, _NOT_INDEX
 
     def probs(
@@ -259,7 +262,8 @@ def _scripted_reads(
             seen.append((narrow, len(boxes)))
         p = np.zeros((len(boxes), _NOT_INDEX + 1), np.float32)
         for i, b in enumerate(boxes):
-            for k, v in (usual if narrow == 1.0 else narrowed)[int(b[0])]:
+            key = tuple(float(c) for c in b) if whole_box else int(b[0])
+            for k, v in (usual if narrow == 1.0 else narrowed)[key]:
                 p[i, k] = v
             p[i, _NOT_INDEX] = 1 - p[i].sum()
         return p
@@ -431,21 +435,6 @@ def test_a_cards_two_corners_are_read_as_one_and_no_surer_than_the_surer_corner(
         assert got[10] == three_c and got[94] == three_s
 
 
-def _reads_by_box(per_box: dict[tuple[float, ...], list[tuple[int, float]]]) -> Any:
-    """A stand-in for ``OnnxCardDetector._class_probs`` scripted by the whole box (xyxy), the rest of
-    the probability "not an index"."""
-
-    def probs(image: np.ndarray, bx: list[np.ndarray], margin: float = 1.25, narrow: float = 1) -> np.ndarray:
-        out = np.zeros((len(bx), 54), np.float32)
-        for i, b in enumerate(bx):
-            for k, v in per_box[tuple(float(c) for c in b)]:
-                out[i, k] = v
-            out[i, 53] = 1 - out[i].sum()
-        return out
-
-    return probs
-
-
 def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair() -> None:
     """seed 41, b41-0001: the i-Verify display's dondorf 2s, read 2s at its top-left and bottom-right
     corners and 2c at the other two, was two cards in one slot."""
@@ -474,7 +463,7 @@ def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair(
     per_box[tuple(bl)] = [(two_c, 0.60), (two_s, 0.30)]
     per_box[tuple(spread[0])] = usual[x - 25]
 
-    det._class_probs = _reads_by_box(per_box)  # type: ignore[method-assign]
+    det._class_probs = _scripted_reads(per_box, {}, whole_box=True)  # type: ignore[method-assign]
     image = np.zeros((160, 220, 3), np.uint8)
     found, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
     cards = merge_index_corners(found)
@@ -503,7 +492,7 @@ def test_one_deck_turns_every_corner_of_a_four_corner_card_together() -> None:
     doubt = [(ace_s, 0.5), (ace_c, 0.45)]
     per_box = {tuple(float(v) for v in b): doubt for b in top_card}
     per_box[tuple(float(v) for v in under)] = [(ace_s, 0.9), (ace_c, 0.05)]
-    det._class_probs = _reads_by_box(per_box)  # type: ignore[method-assign]
+    det._class_probs = _scripted_reads(per_box, {}, whole_box=True)  # type: ignore[method-assign]
     boxes = np.array([*top_card, under], np.float32)
     image = np.zeros((160, 220, 3), np.uint8)
     found, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
