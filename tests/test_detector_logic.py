@@ -812,6 +812,35 @@ def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagr
     assert three_s not in got.values() and got[210] == ten_h
 
 
+def test_a_corner_whose_other_corner_the_body_turns_to_another_face_is_weighed_by_that_body_too() -> None:
+    """b41-0000: a bellot 3s whose top-left index reads Js doubtfully and whose bottom-right one reads
+    Js surely. The body (three pips) turns the top-left corner to 3s; the bottom-right corner is then
+    weighed by the same body, and the card is one 3s, not a 3s and a Js. A pair whose corners the
+    body leaves agreeing is weighed no further."""
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det.pair_corners = 0.7, True
+    three_s, jack_s, four_h = 1 * 4, 9 * 4, 2 * 4 + 1
+    usual = {
+        10: [(jack_s, 0.56), (three_s, 0.3)],  # the top-left index: doubtful, so weighed
+        94: [(jack_s, 0.79), (three_s, 0.06)],  # the bottom-right one: sure of the wrong face
+        210: [(four_h, 0.6), (four_h + 4, 0.2)],  # another card: doubtful, the body agrees
+        294: [(four_h, 0.9)],
+    }
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    body = _RankBody({10: (1 * 4, 0.95), 210: (2 * 4, 0.95)})
+    det._body = body  # type: ignore[assignment]
+    boxes = np.array([*_card_corners(10), *_card_corners(210)], np.float32)
+    image = np.zeros((160, 320, 3), np.uint8)
+    found, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    assert sorted(body.looked) == [10, 10, 210]  # card A's body twice: once for each corner
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    assert got == {10: three_s, 94: three_s, 210: four_h, 294: four_h}
+
+
 def test_the_ink_of_a_doubtful_cards_body_all_but_rules_out_faces_of_the_other_colour() -> None:
     """b46-0004: the i-Verify display's 8s, its index's small pip fringed red by the video, read 8d 0.59
     / 8s 0.20 (here 0.3: the rest is "not an index"); its body's eight big pips are black, so it is read

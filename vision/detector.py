@@ -981,16 +981,29 @@ class OnnxCardDetector:
                 if probs[i].argmax() != probs[j].argmax():  # corners naming different faces: a look
                     look[tl] = True
             doubt = np.flatnonzero(look)
+            before = probs.argmax(1)
             if len(doubt):  # the card body below a doubtful index: its pips or its picture
-                cards = [boxes[window[i]] for i in doubt]
-                body = self._body.probs(image, cards, boxes, body_px_per_mm)
-                colours = ink_colours(image, cards, boxes, body_px_per_mm)
-                probs[doubt] = fuse(probs[doubt], body, self._cls_names, colours)
+                self._weigh_by_body(
+                    image, boxes, window[doubt], doubt, probs, narrow_top, contested, body_px_per_mm
+                )
                 weighed[doubt] = True
-                # the two cuts of the index disagreed: the body's read settles it where it names the
-                # narrow cut's face, where the cuts disagree on the rank and the body reads the rank
-                # surely (``_BODY_SETTLES``), or on spade against club and the body is sure of it
-                contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
+            # a corner whose card's other corner the body now reads as another face is weighed by that
+            # body too (b41-0000: a bellot 3s's top-left read Js 0.56, the body made it 3s; its
+            # bottom-right, read Js 0.79 and never weighed, joined the real Js beside it)
+            more = np.array(
+                [
+                    k
+                    for i, j in pairs
+                    for k, o in ((i, j), (j, i))
+                    if weighed[o] and not weighed[k] and before[k] == before[o] != probs[o].argmax()
+                ],
+                np.int64,
+            )
+            if len(more):
+                self._weigh_by_body(
+                    image, boxes, window[more], more, probs, narrow_top, contested, body_px_per_mm
+                )
+                weighed[more] = True
         cap = np.ones(len(boxes), np.float32)
         joined: list[list[int]] = []  # the corners read as one card
         if pairs:
@@ -1013,6 +1026,30 @@ class OnnxCardDetector:
         weak = ((card != _NOT_INDEX) & (p < self.cls_conf)) | contested
         unread = weak & (det_conf >= _UNREAD_MIN_BOX)
         return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4)
+
+    def _weigh_by_body(
+        self,
+        image: np.ndarray,
+        boxes: np.ndarray,
+        cut_below: np.ndarray,
+        doubt: np.ndarray,
+        probs: np.ndarray,
+        narrow_top: np.ndarray,
+        contested: np.ndarray,
+        body_px_per_mm: float,
+    ) -> None:
+        """The card body below each doubtful index (``doubt``; the body cut below the index
+        ``cut_below`` names, the card's top-left one) read and fused with the index's read, in
+        ``probs``; ``contested`` updated in place. The two cuts of the index disagreed: the body's
+        read settles it where it names the narrow cut's face, where the cuts disagree on the rank and
+        the body reads the rank surely (``_BODY_SETTLES``), or on spade against club and the body is
+        sure of it."""
+        assert self._body is not None
+        cards = [boxes[i] for i in cut_below]
+        body = self._body.probs(image, cards, boxes, body_px_per_mm)
+        colours = ink_colours(image, cards, boxes, body_px_per_mm)
+        probs[doubt] = fuse(probs[doubt], body, self._cls_names, colours)
+        contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
 
     def _pair_corners(
         self,
