@@ -896,3 +896,55 @@ def test_a_stills_scale_is_chosen_by_the_faces_it_reads_before_its_backs() -> No
     fewer = Detections(np.repeat(box, 2, 0), np.full(2, BACK_CLASS), np.full(2, 0.9, np.float32))
     read[1.0] = fewer
     assert det._detect_scaled(image) is backs
+
+
+def test_every_turn_of_a_still_is_read_at_the_one_scale_its_faces_read_at() -> None:
+    """A still's cards are of one size whichever way they lie: each turned read once chose its own
+    scale, and a turn that read no card well kept the scale where it misread the most
+    (photo_stills: faces P 0.951 -> 0.969, recall the same)."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.upscale, det.scales, det.merge_distance = 1.0, (0.5, 1.0), 9.0
+    upright = np.array([[10, 10, 20, 40]], np.float32)  # an index standing upright
+    right = Detections(upright, np.array([5]), np.array([0.9], np.float32))
+    wrong = Detections(upright + 5, np.array([9]), np.array([0.6], np.float32))
+    image = np.zeros((60, 100, 3), np.uint8)
+
+    def read(
+        shown: np.ndarray, scale: float, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        as_it_lies = shown.shape == image.shape
+        if as_it_lies:
+            return (right if scale == 1.0 else Detections()), np.zeros((0, 4))
+        return (wrong if scale == 0.5 else Detections()), np.zeros((0, 4))  # the turned read
+
+    det._detect_at = read  # type: ignore[method-assign]
+    found = det._read_turned(image, (0.0, 90.0), merge=False)
+    assert found.class_id.tolist() == [5]  # the turn's misread at the other scale is not kept
+    det.scales = (0.5,)  # where that is the only scale, it is read
+    assert sorted(det._read_turned(image, (0.0, 90.0), merge=False).class_id.tolist()) == [9]
+
+
+def test_a_stills_back_is_kept_only_where_other_turns_box_it_too() -> None:
+    from vision.detector import _backs_seen_again
+
+    def read(*boxes: list[float], face: bool = False) -> Detections:
+        xyxy = np.array(boxes, np.float32).reshape(-1, 4)
+        cls = np.full(len(xyxy), 7 if face else BACK_CLASS)
+        return Detections(xyxy, cls, np.full(len(xyxy), 0.8, np.float32))
+
+    card, patch, edge = [0, 0, 100, 140], [200, 0, 240, 40], [300, 0, 330, 60]
+    reads = [
+        Detections.merge([read(card, patch, edge), read([0, 0, 12, 30], face=True)]),
+        read([4, 2, 102, 139], edge),  # the card back again (IoU 0.93), and the edge
+        read([2, 0, 100, 144]),  # the card back a third time
+        read(),
+    ]
+    kept = _backs_seen_again(reads)
+    backs = kept.xyxy[kept.class_id == BACK_CLASS]
+    assert len(backs) == 3 and np.all(backs[:, 0] < 10)  # the card's three boxes; a patch and an edge not
+    assert (kept.class_id == 7).sum() == 1  # faces are not asked to be seen again
+    # two turns: the other one is enough
+    kept = _backs_seen_again([read(card, patch), read([4, 2, 102, 139])])
+    assert len(kept) == 2 and kept.xyxy[:, 0].max() < 10

@@ -205,6 +205,8 @@ STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
+# a still's back is kept where this many other turns box it too (``_backs_seen_again``)
+_BACK_TURNS = 2
 
 
 def _pooled(found: Detections) -> Detections:
@@ -616,6 +618,32 @@ def _taken_by_neighbour(
     return out
 
 
+def _backs_seen_again(reads: list[Detections]) -> Detections:
+    """A still's turned reads (carried back to the still) merged, less each back that fewer than
+    ``_BACK_TURNS`` other turns (all the others, where there are fewer) box too: a back overlapping
+    it, IoU >= ``_TURN_NMS``. Stage 1 learnt backs on the felt of the camera's table; on a still's
+    backgrounds and at its scales it boxes patches of shapes, pattern and face-up cards' edges as
+    backs, each in one turn (``benchmarks/photo_stills.py``: 346 stray backs on 112 stills), where
+    a card back, the same pattern either way up, is boxed in several."""
+    need = min(_BACK_TURNS, len(reads) - 1)
+    backs = [r.xyxy[r.class_id == BACK_CLASS] for r in reads]
+    out = []
+    for i, r in enumerate(reads):
+        keep = r.class_id != BACK_CLASS
+        for b in np.flatnonzero(~keep):
+            area = (r.xyxy[b, 2] - r.xyxy[b, 0]) * (r.xyxy[b, 3] - r.xyxy[b, 1])
+            seen = 0
+            for j, other in enumerate(backs):
+                if j == i or not len(other):
+                    continue
+                inter = intersection_area(r.xyxy[b], other)
+                union = area + (other[:, 2] - other[:, 0]) * (other[:, 3] - other[:, 1]) - inter
+                seen += bool((inter >= _TURN_NMS * union).any())
+            keep[b] = seen >= need
+        out.append(r[keep])
+    return Detections.merge(out)
+
+
 def _faces_first(found: Detections) -> tuple[float, float]:
     """How sure a scale's read of a still is (``_detect_scaled``): the confidence its faces carry,
     then all its finds'. Backs alone (a still of face-down cards) count where no scale reads a face."""
@@ -774,28 +802,41 @@ class OnnxCardDetector:
     def _read_turned(self, image: np.ndarray, rotations: Sequence[float], *, merge: bool) -> Detections:
         """The image read turned by each of ``rotations``, pooled (``detect_raw``); with ``merge``
         a card's indices are joined in each turned read, where they stand upright (a deck with an
-        index in all four corners spans more than a card's size once carried back at an angle)."""
-        reads = []
+        index in all four corners spans more than a card's size once carried back at an angle).
+        Every turn is read at one pyramid scale, the one whose finds over all the turns carry the most
+        face confidence (``_faces_first``): a still's cards are of one size, whichever way they lie."""
+        turns = []
         for deg in rotations:
             shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
-            found = self._detect_scaled(shown)
-            w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
-            upright = (found.class_id == BACK_CLASS) | (h >= _TURN_UPRIGHT * w)
-            found = found[upright & (found.confidence >= _TURN_FLOOR)]
+            by_scale = []
+            for found in self._finds_by_scale(shown):
+                w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
+                upright = (found.class_id == BACK_CLASS) | (h >= _TURN_UPRIGHT * w)
+                by_scale.append(found[upright & (found.confidence >= _TURN_FLOOR)])
+            turns.append((back, by_scale))
+        k = max(
+            range(len(turns[0][1])), key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns]))
+        )
+        reads = []
+        for back, by_scale in turns:
+            found = by_scale[k]
             if merge:
                 found = merge_index_corners(found, self.merge_distance)
             xyxy = boxes_through(found.xyxy, back)
             np.clip(xyxy, 0, [image.shape[1], image.shape[0]] * 2, out=xyxy)  # the turned canvas is larger
             reads.append(Detections(xyxy, found.class_id, found.confidence))
-        return _pooled(Detections.merge(reads))
+        return _pooled(_backs_seen_again(reads))
+
+    def _finds_by_scale(self, image: np.ndarray) -> list[Detections]:
+        """``image`` read at each of ``scales`` (or at ``upscale`` alone), no body look."""
+        return [self._detect_at(image, s)[0] for s in (self.scales or (self.upscale,))]
 
     def _detect_scaled(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
         """``image`` read at ``upscale``, or at each of ``scales`` keeping the surest scale (where the
         card scale is not known: no body look)."""
         if self.scales is None:
             return self._detect_at(image, self.upscale, card_px_per_mm)[0]
-        found = [self._detect_at(image, s)[0] for s in self.scales]
-        return max(found, key=_faces_first)
+        return max(self._finds_by_scale(image), key=_faces_first)
 
     @property
     def reads_card_bodies(self) -> bool:
