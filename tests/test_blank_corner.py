@@ -110,6 +110,19 @@ def test_a_lone_card_with_a_blank_corner_is_found() -> None:
     assert len(found) == 1 and abs(found[0][0] - 43.5) < 4
 
 
+def test_a_card_s_own_edge_caught_in_its_corner_is_not_counted_as_ink() -> None:
+    # b41-0013: a tigullio Joker lying alone, its star (17 px of ink) under an index's height (20 px),
+    # but a row of its dark top edge, caught at the top of the corner looked at, made the ink 22 high
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 40, 30, "blank")
+    img[48:65, 55:66] = 0  # the star: 17 rows, from 18 px below the card's top
+    img[30:33, 40:142] = 200  # the card's top edge, blurred: light enough for paper, dark enough for ink
+    assert len(blank_corner_cards(img, Detections(), PX)) == 1
+    img[34:51, 55:66] = 0  # a real index's height of ink from just under the edge: a face, not a Joker
+    assert len(blank_corner_cards(img, Detections(), PX)) == 0
+
+
 def test_white_lines_and_what_reaches_in_from_the_edge_are_not_cards() -> None:
     img = np.zeros((220, 300, 3), np.uint8)
     img[:] = FELT
