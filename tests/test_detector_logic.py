@@ -502,14 +502,16 @@ def test_one_deck_turns_every_corner_of_a_four_corner_card_together() -> None:
 
 def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() -> None:
     """A pair whose contested corner (the narrow look's two cuts disagreed) has its narrow cut naming
-    another class than the pair is left unnamed unless the other corner reads the pair's class."""
+    another class than the pair is left unnamed unless the other corner reads the pair's class; two
+    contested corners whose narrow cuts name two different classes are no one objection (b41-0009:
+    the display's simplistic 6d, its narrow cuts 6h and 5d)."""
     from vision.detector import _NOT_INDEX, OnnxCardDetector
 
     det = object.__new__(OnnxCardDetector)
     det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
     det._cls_names = np.arange(_NOT_INDEX + 1)
     det._body, det.body_look, det.pair_corners = None, 0.7, True
-    three_s, jack_s = 1 * 4 + 2, 9 * 4 + 2
+    three_s, five_s, jack_s = 1 * 4 + 2, 3 * 4 + 2, 9 * 4 + 2
     usual = {
         10: [(jack_s, 0.45), (three_s, 0.35)],  # contested: the narrow cut reads 3s
         94: [(three_s, 0.8)],  # the other corner: 3s, surely (the narrow cut backed)
@@ -517,17 +519,27 @@ def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() 
         294: [(jack_s, 0.45), (three_s, 0.3)],  # contested too: the narrow cut reads 3s
         410: [(jack_s, 0.5), (three_s, 0.3)],  # contested: the narrow cut reads 3s ...
         494: [(jack_s, 0.9)],  # ... but the other corner reads J surely
+        610: [(jack_s, 0.45), (three_s, 0.35)],  # contested: the narrow cut reads 3s ...
+        694: [(jack_s, 0.45), (five_s, 0.3)],  # ... and here 5s
     }
-    narrowed = {10: [(three_s, 0.8)], 210: [(three_s, 0.7)], 294: [(three_s, 0.7)], 410: [(three_s, 0.8)]}
+    narrowed = {
+        10: [(three_s, 0.8)],
+        210: [(three_s, 0.7)],
+        294: [(three_s, 0.7)],
+        410: [(three_s, 0.8)],
+        610: [(three_s, 0.7)],
+        694: [(five_s, 0.7)],
+    }
     det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
-    boxes = np.array([*_card_corners(10), *_card_corners(210), *_card_corners(410)], np.float32)
-    image = np.zeros((160, 520, 3), np.uint8)
-    found, unread = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), 1.6)
+    boxes = np.array([c for x in (10, 210, 410, 610) for c in _card_corners(x)], np.float32)
+    image = np.zeros((160, 720, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(8, np.int64), np.full(8, 0.9), 1.6)
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     # card 1: the pair reads 3s, what the contested corner's narrow cut read: named
     # card 2: the pair reads J, both corners' narrow cuts read 3s: unnamed, both corners
     # card 3: the pair reads J, the contested corner's narrow cut 3s, the other corner J: named J
-    assert got == {10: three_s, 94: three_s, 410: jack_s, 494: jack_s}
+    # card 4: the pair reads J, the two narrow cuts 3s and 5s: named J
+    assert got == {10: three_s, 94: three_s, 410: jack_s, 494: jack_s, 610: jack_s, 694: jack_s}
     assert unread[:, 0].tolist() == [210, 294]
 
 

@@ -1119,7 +1119,10 @@ class OnnxCardDetector:
         of other ranks, 3s at a few percent: its product would sink the top-left corner's sure 3s).
         A pair with a contested corner (the narrow look's two cuts disagreed) whose narrow cut names
         another class than the pair is left unnamed, unless a corner backs the pair's class: read so
-        (uncontested), or so by its narrow cut (contested). ``pairs``: ``corner_pairs``' answer."""
+        (uncontested), or so by its narrow cut (contested). Two contested corners whose narrow cuts
+        name two different classes are no one objection, and the pair is named (b41-0009: the
+        display's simplistic 6d, both corners 6d by the usual cut and the body, 6h and 5d by the
+        narrow cuts, was left unread). ``pairs``: ``corner_pairs``' answer."""
         probs = probs.copy()
         cap = np.ones(len(probs), np.float32)
         sure = probs.max(1)
@@ -1132,7 +1135,7 @@ class OnnxCardDetector:
             joint, top = read
             objects = [k for k in (i, j) if contested[k] and narrow_top[k] != top]
             supports = [k for k in (i, j) if (narrow_top[k] if contested[k] else probs[k].argmax()) == top]
-            still = bool(objects) and not supports
+            still = len({int(narrow_top[k]) for k in objects}) == 1 and not supports
             members = [i, j, *(others or {}).get((i, j), [])]
             for k in members:
                 probs[k] = joint
