@@ -41,8 +41,8 @@ def main() -> int:
     ap.add_argument(
         "--rotations",
         default="auto",
-        help="degrees each still is also read turned by, as `detect --rotations` ('auto': every 45; "
-        "'0': only as it lies)",
+        help="degrees each still is also read turned by, as `detect --rotations` ('auto': every 45 at "
+        "every scale and the turns between at the scale those chose; '0': only as it lies)",
     )
     ap.add_argument(
         "--white-balance",
@@ -57,7 +57,13 @@ def main() -> int:
 
     from render.artwork import HELD_OUT_DECKS
     from render.training import render_scene
-    from vision.detector import STILL_ROTATIONS, load_detector, pyramid_scales, white_balanced
+    from vision.detector import (
+        STILL_FINE_ROTATIONS,
+        STILL_ROTATIONS,
+        load_detector,
+        pyramid_scales,
+        white_balanced,
+    )
     from vision.training import _match_image
 
     decks = args.decks.split(",") if args.decks else list(HELD_OUT_DECKS)
@@ -65,7 +71,12 @@ def main() -> int:
     rotations = (
         list(STILL_ROTATIONS) if args.rotations == "auto" else [float(r) for r in args.rotations.split(",")]
     )
-    det = load_detector(args.models, tile=True, rotations=rotations if rotations != [0.0] else None)
+    det = load_detector(
+        args.models,
+        tile=True,
+        rotations=rotations if rotations != [0.0] else None,
+        fine_rotations=STILL_FINE_ROTATIONS if args.rotations == "auto" else None,
+    )
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     # [tp, fp, fn] of faces, by deck and by angle

@@ -951,7 +951,7 @@ def test_a_stills_back_is_kept_only_where_other_turns_box_it_too() -> None:
         Detections.merge([read(card, patch, edge), read([0, 0, 12, 30], face=True)]),
         read([4, 2, 102, 139], edge),  # the card back again (IoU 0.93), and the edge
         read([2, 0, 100, 144]),  # the card back a third time
-        read(),
+        *[read()] * 5,  # eight turns: a back another two box too is kept (a quarter of seven)
     ]
     kept = _backs_seen_again(reads)
     backs = kept.xyxy[kept.class_id == BACK_CLASS]
@@ -960,3 +960,28 @@ def test_a_stills_back_is_kept_only_where_other_turns_box_it_too() -> None:
     # two turns: the other one is enough
     kept = _backs_seen_again([read(card, patch), read([4, 2, 102, 139])])
     assert len(kept) == 2 and kept.xyxy[:, 0].max() < 10
+
+
+def test_a_stills_turns_between_are_read_at_the_chosen_scale_alone() -> None:
+    """``fine_rotations`` (``detect``'s turns between every 45 degrees): each is read once, at the
+    scale the other turns chose, and its finds pooled with theirs."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.upscale, det.scales, det.merge_distance = 1.0, (0.5, 1.0, 2.0), 9.0
+    det.fine_rotations = (22.5,)
+    image = np.zeros((60, 100, 3), np.uint8)
+    asked: list[tuple[tuple[int, ...], float]] = []
+    face = Detections(np.array([[10, 10, 20, 40]], np.float32), np.array([5]), np.array([0.9], np.float32))
+
+    def read(
+        shown: np.ndarray, scale: float, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        asked.append((shown.shape, scale))
+        return (face if scale == 1.0 else Detections()), np.zeros((0, 4))
+
+    det._detect_at = read  # type: ignore[method-assign]
+    found = det._read_turned(image, (0.0,), merge=False)
+    assert [s for _, s in asked] == [0.5, 1.0, 2.0, 1.0]  # the turn between: at 1.0 only
+    assert asked[-1][0] != image.shape  # read turned
+    assert len(found) >= 1 and found.class_id[0] == 5

@@ -17,6 +17,7 @@ Everything returned is a :class:`vision.detections.Detections` in the 54-class s
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -195,6 +196,8 @@ _CARD_SPAN = (4.0, 5.5)
 
 # the turns a still is read at when its cards may lie at any angle (``detect --rotations auto``)
 STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
+# and the turns between them, read at the one scale those chose (``OnnxCardDetector.fine_rotations``)
+STILL_FINE_ROTATIONS = tuple(r + 22.5 for r in STILL_ROTATIONS)
 
 # A still read turned (``OnnxCardDetector.rotations``): stage 1 was trained on cards near upright
 # or upside down, so in each turned read only index boxes standing upright (height >= this x width)
@@ -205,8 +208,9 @@ STILL_ROTATIONS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
-# a still's back is kept where this many other turns box it too (``_backs_seen_again``)
-_BACK_TURNS = 2
+# a still's back is kept where this share of the other turns box it too (``_backs_seen_again``): 2 of
+# 7 turned every 45 degrees, 4 of 15 with the turns between
+_BACK_TURN_SHARE = 0.25
 
 
 def _pooled(found: Detections) -> Detections:
@@ -618,14 +622,22 @@ def _taken_by_neighbour(
     return out
 
 
+def _upright_finds(found: Detections) -> Detections:
+    """A turned read's finds that count (``_TURN_UPRIGHT``, ``_TURN_FLOOR``): backs, and index reads
+    standing upright in it, as sure as the camera pipeline keeps."""
+    w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
+    upright = (found.class_id == BACK_CLASS) | (h >= _TURN_UPRIGHT * w)
+    return found[upright & (found.confidence >= _TURN_FLOOR)]
+
+
 def _backs_seen_again(reads: list[Detections]) -> Detections:
     """A still's turned reads (carried back to the still) merged, less each back that fewer than
-    ``_BACK_TURNS`` other turns (all the others, where there are fewer) box too: a back overlapping
-    it, IoU >= ``_TURN_NMS``. Stage 1 learnt backs on the felt of the camera's table; on a still's
-    backgrounds and at its scales it boxes patches of shapes, pattern and face-up cards' edges as
-    backs, each in one turn (``benchmarks/photo_stills.py``: 346 stray backs on 112 stills), where
-    a card back, the same pattern either way up, is boxed in several."""
-    need = min(_BACK_TURNS, len(reads) - 1)
+    ``_BACK_TURN_SHARE`` of the other turns box too: a back overlapping it, IoU >= ``_TURN_NMS``.
+    Stage 1 learnt backs on the felt of the camera's table; on a still's backgrounds and at its
+    scales it boxes patches of shapes, pattern and face-up cards' edges as backs, each in one turn
+    (``benchmarks/photo_stills.py``: 346 stray backs on 112 stills turned every 45 degrees), where a
+    card back, the same pattern either way up, is boxed in several."""
+    need = math.ceil(_BACK_TURN_SHARE * (len(reads) - 1))
     backs = [r.xyxy[r.class_id == BACK_CLASS] for r in reads]
     out = []
     for i, r in enumerate(reads):
@@ -693,6 +705,7 @@ class OnnxCardDetector:
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
+    fine_rotations: tuple[float, ...] | None = None  # set per detector in __init__
 
     def __init__(
         self,
@@ -708,6 +721,7 @@ class OnnxCardDetector:
         turned_views: bool = True,
         scales: Sequence[float] | None = None,
         rotations: Sequence[float] | None = None,
+        fine_rotations: Sequence[float] | None = None,
         regrow_short: bool = True,
         second_look: float = 0.0,
         narrow_look: float = 0.6,
@@ -766,6 +780,9 @@ class OnnxCardDetector:
             raise ValueError(f"scales must be positive, but got {list(scales)}")
         self.scales = tuple(scales) if scales is not None else None
         self.rotations = tuple(float(r) for r in rotations) if rotations else None
+        self.fine_rotations = (
+            tuple(float(r) for r in fine_rotations) if fine_rotations and rotations else None
+        )
         if memory < 0:
             raise ValueError(f"memory must be >= 0, but got {memory}")
         if tile_workers < 1:
@@ -808,18 +825,17 @@ class OnnxCardDetector:
         turns = []
         for deg in rotations:
             shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
-            by_scale = []
-            for found in self._finds_by_scale(shown):
-                w, h = found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1]
-                upright = (found.class_id == BACK_CLASS) | (h >= _TURN_UPRIGHT * w)
-                by_scale.append(found[upright & (found.confidence >= _TURN_FLOOR)])
-            turns.append((back, by_scale))
+            turns.append((back, [_upright_finds(f) for f in self._finds_by_scale(shown)]))
         k = max(
             range(len(turns[0][1])), key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns]))
         )
+        chosen = [(back, by_scale[k]) for back, by_scale in turns]
+        scale = (self.scales or (self.upscale,))[k]
+        for deg in self.fine_rotations or ():  # the turns between, at that scale alone
+            shown, back = turned(image, deg)
+            chosen.append((back, _upright_finds(self._detect_at(shown, scale)[0])))
         reads = []
-        for back, by_scale in turns:
-            found = by_scale[k]
+        for back, found in chosen:
             if merge:
                 found = merge_index_corners(found, self.merge_distance)
             xyxy = boxes_through(found.xyxy, back)
