@@ -985,3 +985,29 @@ def test_a_stills_turns_between_are_read_at_the_chosen_scale_alone() -> None:
     assert [s for _, s in asked] == [0.5, 1.0, 2.0, 1.0]  # the turn between: at 1.0 only
     assert asked[-1][0] != image.shape  # read turned
     assert len(found) >= 1 and found.class_id[0] == 5
+
+
+def test_a_still_whose_cards_all_lie_between_the_turns_is_read_between_at_every_scale() -> None:
+    """No face read at any scale of the 45-degree turns (large cards lying 20 degrees off, photo_stills'
+    bellot at 20 degrees: nothing read): the turns between are read at every scale too, and the
+    scale chosen over all the turns."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.upscale, det.scales, det.merge_distance = 1.0, (0.5, 1.0), 9.0
+    det.fine_rotations = (22.5,)
+    image = np.zeros((60, 100, 3), np.uint8)
+    asked: list[float] = []
+    face = Detections(np.array([[10, 10, 20, 40]], np.float32), np.array([5]), np.array([0.9], np.float32))
+
+    def read(
+        shown: np.ndarray, scale: float, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        asked.append(scale)
+        between = shown.shape != image.shape
+        return (face if between and scale == 0.5 else Detections()), np.zeros((0, 4))
+
+    det._detect_at = read  # type: ignore[method-assign]
+    found = det._read_turned(image, (0.0,), merge=False)
+    assert asked == [0.5, 1.0, 0.5, 1.0]  # the turn between at both scales
+    assert found.class_id.tolist() == [5]

@@ -657,8 +657,9 @@ def _backs_seen_again(reads: list[Detections]) -> Detections:
 
 
 def _faces_first(found: Detections) -> tuple[float, float]:
-    """How sure a scale's read of a still is (``_detect_scaled``): the confidence its faces carry,
-    then all its finds'. Backs alone (a still of face-down cards) count where no scale reads a face."""
+    """How sure a scale's read of a still is (``_detect_scaled``, ``_read_turned``): the confidence
+    its faces carry, then all its finds'. Backs alone (a still of face-down cards) count where no
+    scale reads a face."""
     return float(found.confidence[found.class_id != BACK_CLASS].sum()), float(found.confidence.sum())
 
 
@@ -810,7 +811,9 @@ class OnnxCardDetector:
         read turned by each: stage 1 boxes indices standing near upright or upside down only. A
         turned read keeps its backs and the index reads standing upright in it (``_TURN_UPRIGHT``)
         at ``_TURN_FLOOR`` or more, carried back to the image; the reads are pooled, overlapping
-        finds keeping the surest."""
+        finds keeping the surest. All the turns are read at one scale (``_read_turned``), the turns
+        between (``fine_rotations``) at that scale alone, and a back is kept only where other turns
+        box it too (``_backs_seen_again``)."""
         _check_image(image)
         if self.rotations:
             return self._read_turned(image, self.rotations, merge=False)
@@ -821,17 +824,27 @@ class OnnxCardDetector:
         a card's indices are joined in each turned read, where they stand upright (a deck with an
         index in all four corners spans more than a card's size once carried back at an angle).
         Every turn is read at one pyramid scale, the one whose finds over all the turns carry the most
-        face confidence (``_faces_first``): a still's cards are of one size, whichever way they lie."""
+        face confidence (``_faces_first``): a still's cards are of one size, whichever way they lie.
+        ``fine_rotations`` (the turns between) are then read at that scale alone; where no turn read a
+        face at any scale, at every scale, the scale chosen over them too."""
         turns = []
         for deg in rotations:
             shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
             turns.append((back, [_upright_finds(f) for f in self._finds_by_scale(shown)]))
+        fine = self.fine_rotations or ()
+        if fine and not any((f.class_id != BACK_CLASS).any() for _, t in turns for f in t):
+            # no face read at any scale: the cards may all lie between the turns, so those are read at
+            # every scale too, and the scale chosen over all of them
+            for deg in fine:
+                shown, back = turned(image, deg)
+                turns.append((back, [_upright_finds(f) for f in self._finds_by_scale(shown)]))
+            fine = ()
         k = max(
             range(len(turns[0][1])), key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns]))
         )
         chosen = [(back, by_scale[k]) for back, by_scale in turns]
         scale = (self.scales or (self.upscale,))[k]
-        for deg in self.fine_rotations or ():  # the turns between, at that scale alone
+        for deg in fine:  # the turns between, at that scale alone
             shown, back = turned(image, deg)
             chosen.append((back, _upright_finds(self._detect_at(shown, scale)[0])))
         reads = []
