@@ -217,12 +217,11 @@ def _pooled(found: Detections) -> Detections:
     """The turned reads' finds, surest first, each kept unless it overlaps one kept (IoU >=
     ``_TURN_NMS``, any class) or, of the same card, lies mostly on it (half its box: one card's
     corner read in one turn, the whole card in another)."""
-    area = (found.xyxy[:, 2] - found.xyxy[:, 0]) * (found.xyxy[:, 3] - found.xyxy[:, 1])
+    area = _areas(found.xyxy)
     keep: list[int] = []
     for i in np.argsort(-found.confidence, kind="stable"):
         k = np.asarray(keep, np.int64)
-        inter = intersection_area(found.xyxy[i], found.xyxy[k])
-        overlaps = inter >= _TURN_NMS * (area[i] + area[k] - inter)
+        inter, overlaps = _overlapping(found.xyxy, area, i, k)
         same_card = (found.class_id[k] == found.class_id[i]) & (inter >= 0.5 * np.minimum(area[i], area[k]))
         if not (overlaps | same_card).any():
             keep.append(int(i))
@@ -638,22 +637,29 @@ def _backs_seen_again(reads: list[Detections]) -> Detections:
     (``benchmarks/photo_stills.py``: 346 stray backs on 112 stills turned every 45 degrees), where a
     card back, the same pattern either way up, is boxed in several."""
     need = math.ceil(_BACK_TURN_SHARE * (len(reads) - 1))
-    backs = [r.xyxy[r.class_id == BACK_CLASS] for r in reads]
-    out = []
-    for i, r in enumerate(reads):
-        keep = r.class_id != BACK_CLASS
-        for b in np.flatnonzero(~keep):
-            area = (r.xyxy[b, 2] - r.xyxy[b, 0]) * (r.xyxy[b, 3] - r.xyxy[b, 1])
-            seen = 0
-            for j, other in enumerate(backs):
-                if j == i or not len(other):
-                    continue
-                inter = intersection_area(r.xyxy[b], other)
-                union = area + (other[:, 2] - other[:, 0]) * (other[:, 3] - other[:, 1]) - inter
-                seen += bool((inter >= _TURN_NMS * union).any())
-            keep[b] = seen >= need
-        out.append(r[keep])
-    return Detections.merge(out)
+    found = Detections.merge(reads)
+    turn = np.repeat(np.arange(len(reads)), [len(r) for r in reads])
+    backs = np.flatnonzero(found.class_id == BACK_CLASS)
+    area = _areas(found.xyxy)
+    keep = found.class_id != BACK_CLASS
+    for i in backs.tolist():
+        _, near = _overlapping(found.xyxy, area, i, backs)
+        keep[i] = len(set(turn[backs[near]].tolist()) - {int(turn[i])}) >= need
+    return found[keep]
+
+
+def _areas(xyxy: np.ndarray) -> np.ndarray:
+    area: np.ndarray = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    return area
+
+
+def _overlapping(
+    xyxy: np.ndarray, area: np.ndarray, i: int, others: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Box ``i``'s intersection with each of the boxes ``others`` (indices), and whether each
+    overlaps it as much as the turned reads' pooling asks (IoU >= ``_TURN_NMS``)."""
+    inter = intersection_area(xyxy[i], xyxy[others])
+    return inter, inter >= _TURN_NMS * (area[i] + area[others] - inter)
 
 
 def _faces_first(found: Detections) -> tuple[float, float]:
@@ -827,17 +833,17 @@ class OnnxCardDetector:
         face confidence (``_faces_first``): a still's cards are of one size, whichever way they lie.
         ``fine_rotations`` (the turns between) are then read at that scale alone; where no turn read a
         face at any scale, at every scale, the scale chosen over them too."""
-        turns = []
-        for deg in rotations:
+
+        def every_scale(deg: float) -> tuple[np.ndarray, list[Detections]]:
             shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
-            turns.append((back, [_upright_finds(f) for f in self._finds_by_scale(shown)]))
+            return back, [_upright_finds(f) for f in self._finds_by_scale(shown)]
+
+        turns = [every_scale(deg) for deg in rotations]
         fine = self.fine_rotations or ()
         if fine and not any((f.class_id != BACK_CLASS).any() for _, t in turns for f in t):
             # no face read at any scale: the cards may all lie between the turns, so those are read at
             # every scale too, and the scale chosen over all of them
-            for deg in fine:
-                shown, back = turned(image, deg)
-                turns.append((back, [_upright_finds(f) for f in self._finds_by_scale(shown)]))
+            turns += [every_scale(deg) for deg in fine]
             fine = ()
         k = max(
             range(len(turns[0][1])), key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns]))
