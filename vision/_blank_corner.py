@@ -87,15 +87,14 @@ def _edges_out(ink: np.ndarray) -> np.ndarray:
     thick touching the box's edge it runs along is a card's edge, not print (b41-0013's tigullio
     Joker: its star inks 17 rows, under an index's height, but the card's top edge, one row caught at
     the box's top, made it 22, an index's)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     h, w = ink.shape
-    out = ink.copy()
-    for i in range(1, n):
-        x, y, bw, bh = (int(v) for v in stats[i, :4])
-        across = (y == 0 or y + bh == h) and bh <= 2
-        down = (x == 0 or x + bw == w) and bw <= 2
-        if across or down:
-            out[labels == i] = False
+    x, y, bw, bh = (stats[:, k] for k in range(4))
+    across = ((y == 0) | (y + bh == h)) & (bh <= 2)
+    down = ((x == 0) | (x + bw == w)) & (bw <= 2)
+    edge = across | down
+    edge[0] = False  # label 0 is the unlinked background
+    out: np.ndarray = ink & ~edge[labels]
     return out
 
 
