@@ -76,6 +76,7 @@ def main() -> int:
         tile=True,
         rotations=rotations if rotations != [0.0] else None,
         fine_rotations=STILL_FINE_ROTATIONS if args.rotations == "auto" else None,
+        stills=True,
     )
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)

@@ -260,8 +260,16 @@ def test_without_a_coarse_classifier_every_camera_gets_the_default_one(tmp_path:
     for name in ("card_det.onnx", "card_cls.onnx"):
         shutil.copy(DEFAULT_MODELS_DIR / name, tmp_path / name)
     files = DetectorFiles.in_dir(tmp_path)
-    assert files.cls_coarse is None and files.body is None
+    assert files.cls_coarse is None and files.body is None and files.det_still is None
     assert load_detector(tmp_path, coarse_camera=True).cls_file == tmp_path / "card_cls.onnx"
+    assert load_detector(tmp_path, stills=True).det_file == tmp_path / "card_det.onnx"
+
+
+def test_stills_are_read_by_the_stills_stage_1_and_the_camera_by_its_own() -> None:
+    files = DetectorFiles.in_dir(DEFAULT_MODELS_DIR)
+    assert files.det_still == DEFAULT_MODELS_DIR / "card_det_still.onnx"
+    assert load_detector(stills=True).det_file == files.det_still
+    assert load_detector().det_file == files.det
 
 
 def test_memory_answers_a_still_crop_and_reads_a_changed_tile_afresh() -> None:

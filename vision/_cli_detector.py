@@ -62,7 +62,12 @@ def detect(
             raise typer.BadParameter(f"--scales must be positive, not {scales!r}")
     try:
         det = load_detector(
-            models, conf=conf, tile=True, rotations=turns, fine_rotations=_fine_rotations(rotations)
+            models,
+            conf=conf,
+            tile=True,
+            rotations=turns,
+            fine_rotations=_fine_rotations(rotations),
+            stills=True,
         )
     except FileNotFoundError as e:
         typer.echo(f"error: {e}", err=True)

@@ -84,12 +84,21 @@ class DetectorFiles:
     body: Path | None = None  # the card body model (vision.card_body), where there is one
     # the index classifier for a coarse camera (``OnnxCardDetector(coarse_camera=True)``), where there is one
     cls_coarse: Path | None = None
+    # stage 1 for stills (``OnnxCardDetector(stills=True)``: ``detect``), where there is one
+    det_still: Path | None = None
 
     @classmethod
     def in_dir(cls, models_dir: Path) -> DetectorFiles:
         body, coarse = models_dir / "card_body.onnx", models_dir / "card_cls_coarse.onnx"
         det, cls_ = models_dir / "card_det.onnx", models_dir / "card_cls.onnx"
-        return cls(det, cls_, body if body.is_file() else None, coarse if coarse.is_file() else None)
+        still = models_dir / "card_det_still.onnx"
+        return cls(
+            det,
+            cls_,
+            body if body.is_file() else None,
+            coarse if coarse.is_file() else None,
+            still if still.is_file() else None,
+        )
 
     def check(self) -> None:
         for p in (self.det, self.cls):
@@ -208,9 +217,23 @@ STILL_FINE_ROTATIONS = tuple(r + 22.5 for r in STILL_ROTATIONS)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
-# a still's back is kept where this share of the other turns box it too (``_backs_seen_again``): 2 of
-# 7 turned every 45 degrees, 4 of 15 with the turns between
-_BACK_TURN_SHARE = 0.25
+# A still's card backs (``_still_backs``) are read as the still lies, at the smallest scale of its
+# pyramid that boxes one at least this surely: a back is a card-sized pattern, and a scale too large
+# for its cards cuts them into tile-sized pieces each boxed as a back (the scale its faces chose
+# lost det 8's backs so: MODEL_CARD.md "Stills' card backs").
+_STILL_BACK_FLOOR = 0.5
+# ... and a back box is dropped as a piece of another where this share of it lies in a back box
+# ``_BACK_PIECE_AREA`` times its size or more ...
+_BACK_PIECE = 0.7
+_BACK_PIECE_AREA = 1.5
+# ... or as a plain patch (felt, a gradient, a blown-up pip) where its picture, shrunk to
+# ``_BACK_LOOK`` px, has fewer edge pixels (Canny 40/120 after a 3x3 blur) than this share: a card
+# back is a printed pattern (or a picture) in a border ...
+_BACK_EDGES = 0.08
+_BACK_LOOK = (64, 88)
+# ... or as a pip or index where its shorter side is under this many index heights of the faces
+# read in the still (a card's width is about 3 of its index's heights)
+_BACK_MIN_INDEXES = 1.5
 
 
 def _pooled(found: Detections) -> Detections:
@@ -629,23 +652,74 @@ def _upright_finds(found: Detections) -> Detections:
     return found[upright & (found.confidence >= _TURN_FLOOR)]
 
 
-def _backs_seen_again(reads: list[Detections]) -> Detections:
-    """A still's turned reads (carried back to the still) merged, less each back that fewer than
-    ``_BACK_TURN_SHARE`` of the other turns box too: a back overlapping it, IoU >= ``_TURN_NMS``.
-    Stage 1 learnt backs on the felt of the camera's table; on a still's backgrounds and at its
-    scales it boxes patches of shapes, pattern and face-up cards' edges as backs, each in one turn
-    (``benchmarks/photo_stills.py``: 346 stray backs on 112 stills turned every 45 degrees), where a
-    card back, the same pattern either way up, is boxed in several."""
-    need = math.ceil(_BACK_TURN_SHARE * (len(reads) - 1))
-    found = Detections.merge(reads)
-    turn = np.repeat(np.arange(len(reads)), [len(r) for r in reads])
-    backs = np.flatnonzero(found.class_id == BACK_CLASS)
-    area = _areas(found.xyxy)
-    keep = found.class_id != BACK_CLASS
-    for i in backs.tolist():
-        _, near = _overlapping(found.xyxy, area, i, backs)
-        keep[i] = len(set(turn[backs[near]].tolist()) - {int(turn[i])}) >= need
-    return found[keep]
+def _still_backs(
+    image: np.ndarray, by_scale: Sequence[tuple[float, Detections]], faces: Detections, index_side: float
+) -> Detections:
+    """A still's card backs: the backs of its read as it lies (``by_scale``: scale and finds, at every
+    scale of its pyramid) at the smallest scale that boxes one at ``_STILL_BACK_FLOOR`` or more,
+    less each box that is not a card back (``_is_card_back``): ``faces`` are the still's face reads,
+    ``index_side`` the median height of their index boxes (0 where none was read)."""
+    for _, found in sorted(by_scale, key=lambda p: p[0]):
+        backs = found[(found.class_id == BACK_CLASS) & (found.confidence >= _STILL_BACK_FLOOR)]
+        if len(backs):
+            break
+    else:
+        return Detections()
+    centres = faces.centers if len(faces) else np.zeros((0, 2), np.float32)
+    keep = np.array([_is_card_back(image, box, centres, index_side) for box in backs.xyxy], bool)
+    backs = backs[keep]
+    area = _areas(backs.xyxy)
+    whole = np.array(
+        [
+            not (
+                (intersection_area(box, backs.xyxy) >= _BACK_PIECE * a) & (area >= _BACK_PIECE_AREA * a)
+            ).any()
+            for box, a in zip(backs.xyxy, area, strict=True)
+        ],
+        bool,
+    )
+    return backs[whole] if len(backs) else backs
+
+
+def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, index_side: float) -> bool:
+    """Whether a still's back box can be a card back: not smaller than a card of the still's faces
+    (``_BACK_MIN_INDEXES``), holding no face read, and patterned (``_BACK_EDGES``). Read at their
+    own scale by det 8, the photo-like stills' stray backs (``benchmarks/photo_stills.py``, seed 7)
+    were face-up cards and their pips (90 of 125) and plain patches of the background (35).
+    (A check that the box is not mostly paper-white, a face-up card boxed whole, dropped more real
+    backs, light designs and white borders, than stray ones: MODEL_CARD.md "Latest change".)"""
+    import cv2
+
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    if index_side and min(x1 - x0, y1 - y0) < _BACK_MIN_INDEXES * index_side:
+        return False
+    inside = (
+        (face_centres[:, 0] > x0)
+        & (face_centres[:, 0] < x1)
+        & (face_centres[:, 1] > y0)
+        & (face_centres[:, 1] < y1)
+    )
+    if inside.any():
+        return False
+    crop = image[y0:y1, x0:x1]
+    gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), _BACK_LOOK, interpolation=cv2.INTER_AREA)
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
+    return float(np.count_nonzero(edges)) / edges.size >= _BACK_EDGES
+
+
+def _index_side(finds: Sequence[Detections]) -> float:
+    """The median height (longer side) of the index boxes in ``finds`` (each read upright, before a
+    card's two indices are merged); 0 where there are none."""
+    sides = [
+        np.maximum(f.xyxy[:, 2] - f.xyxy[:, 0], f.xyxy[:, 3] - f.xyxy[:, 1])[f.class_id != BACK_CLASS]
+        for f in finds
+    ]
+    every = np.concatenate(sides) if sides else np.zeros(0)
+    return float(np.median(every)) if len(every) else 0.0
 
 
 def _areas(xyxy: np.ndarray) -> np.ndarray:
@@ -709,6 +783,10 @@ class OnnxCardDetector:
     ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
     ``tile_workers``: threads stage 1 reads an image's tiles on (with ``tile``); the finds are the same.
+    ``stills``: the images are stills (photos, ``detect``), not the camera's zone crops: stage 1 is
+    the stills' one (``DetectorFiles.det_still``, det 8: taught card backs and cards on random
+    backgrounds too) where ``models/`` has it. The camera's stage 1 (det 6) reads its table better
+    (MODEL_CARD.md "Stills' card backs").
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
@@ -738,6 +816,7 @@ class OnnxCardDetector:
         coarse_camera: bool = False,
         memory: int = 0,
         tile_workers: int = 1,
+        stills: bool = False,
     ) -> None:
         files.check()
         import onnxruntime as ort
@@ -748,7 +827,8 @@ class OnnxCardDetector:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.log_severity_level = 3
         # stage 1's box branch runs only where an index or back scores over ``conf`` (same boxes)
-        self._det = SparseHead(files.det, opts)
+        self.det_file = files.det_still if stills and files.det_still is not None else files.det
+        self._det = SparseHead(self.det_file, opts)
         # a coarse camera's crops are enlarged more (a 720p view: about 0.8 px/mm on the felt, read at
         # 1.6): its own classifier, fine-tuned on such crops, reads them; the default one the rest
         self.cls_file = files.cls_coarse if coarse_camera and files.cls_coarse is not None else files.cls
@@ -818,8 +898,10 @@ class OnnxCardDetector:
         turned read keeps its backs and the index reads standing upright in it (``_TURN_UPRIGHT``)
         at ``_TURN_FLOOR`` or more, carried back to the image; the reads are pooled, overlapping
         finds keeping the surest. All the turns are read at one scale (``_read_turned``), the turns
-        between (``fine_rotations``) at that scale alone, and a back is kept only where other turns
-        box it too (``_backs_seen_again``)."""
+        between (``fine_rotations``) at that scale alone.
+
+        With ``scales`` a still's card backs are read as it lies, at a scale of their own, and kept
+        where they look like card backs (``_still_backs``)."""
         _check_image(image)
         if self.rotations:
             return self._read_turned(image, self.rotations, merge=False)
@@ -853,14 +935,25 @@ class OnnxCardDetector:
         for deg in fine:  # the turns between, at that scale alone
             shown, back = turned(image, deg)
             chosen.append((back, _upright_finds(self._detect_at(shown, scale)[0])))
+        index_side = _index_side([found for _, found in chosen])
         reads = []
         for back, found in chosen:
+            found = found[found.class_id != BACK_CLASS]  # backs: read as the still lies (below)
             if merge:
                 found = merge_index_corners(found, self.merge_distance)
             xyxy = boxes_through(found.xyxy, back)
             np.clip(xyxy, 0, [image.shape[1], image.shape[0]] * 2, out=xyxy)  # the turned canvas is larger
             reads.append(Detections(xyxy, found.class_id, found.confidence))
-        return _pooled(_backs_seen_again(reads))
+        faces = _pooled(Detections.merge(reads))
+        scales = self.scales or (self.upscale,)
+        as_it_lies = next(
+            (by_scale for deg, (_, by_scale) in zip(rotations, turns, strict=False) if deg % 360 == 0), None
+        )
+        if as_it_lies is None:
+            as_it_lies = self._finds_by_scale(image)
+        return Detections.merge(
+            [faces, _still_backs(image, list(zip(scales, as_it_lies, strict=True)), faces, index_side)]
+        )
 
     def _finds_by_scale(self, image: np.ndarray) -> list[Detections]:
         """``image`` read at each of ``scales`` (or at ``upscale`` alone), no body look."""
@@ -871,7 +964,13 @@ class OnnxCardDetector:
         card scale is not known: no body look)."""
         if self.scales is None:
             return self._detect_at(image, self.upscale, card_px_per_mm)[0]
-        return max(self._finds_by_scale(image), key=_faces_first)
+        by_scale = self._finds_by_scale(image)
+        found = max(by_scale, key=_faces_first)
+        faces = found[found.class_id != BACK_CLASS]
+        backs = _still_backs(
+            image, list(zip(self.scales, by_scale, strict=True)), faces, _index_side([faces])
+        )
+        return Detections.merge([faces, backs])
 
     @property
     def reads_card_bodies(self) -> bool:
