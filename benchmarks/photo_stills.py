@@ -13,7 +13,7 @@ as ``detect`` reads a still (tiled, through ``vision.detector.pyramid_scales``, 
 of ``--rotations``, as ``detect --rotations`` does), scored as ``eval-detector`` scores a crop: a face read
 is right when the card lies in the image, labelled (an index at least 70 % visible) and the read's
 centre is on it. Prints faces precision / recall per deck and per angle, card backs' over all
-stills (a back boxed on a face-up card is a false one), and the time per still.
+stills and per deck (a back boxed on a face-up card is a false one), and the time per still.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def main() -> int:
     # [tp, fp, fn] of faces, by deck and by angle
     by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     by_angle: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0])
-    backs = [0, 0, 0]  # [tp, fp, fn] of card backs, all stills
+    backs_by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # [tp, fp, fn] of card backs
     spent: list[float] = []
     for di, deck in enumerate(decks):
         for ai, deg in enumerate(angles):
@@ -102,7 +102,7 @@ def main() -> int:
                     for i in range(3):
                         acc[i] += row[i]
                 for i, key in enumerate(("tp", "fp", "fn")):
-                    backs[i] += m[key].get(53, 0)
+                    backs_by_deck[deck][i] += m[key].get(53, 0)
         print(f"{deck}: done", file=sys.stderr, flush=True)
 
     def line(name: str, tp: int, fp: int, fn: int, what: str = "faces", note: str = "") -> str:
@@ -125,7 +125,11 @@ def main() -> int:
     tot = [sum(v[i] for v in by_deck.values()) for i in range(3)]
     print("all:")
     print(line("every still", *tot))
+    backs = [sum(v[i] for v in backs_by_deck.values()) for i in range(3)]
     print(line("card backs, every still", *backs, "backs", ": a back boxed on a face-up card is a false one"))
+    print("card backs by deck:")
+    for d in decks:
+        print(line(d, *backs_by_deck[d], "backs"))
     print(f"time per still: median {np.median(spent):.2f} s, max {max(spent):.2f} s (the machine may vary)")
     return 0
 

@@ -19,7 +19,13 @@ def detect(
     images: Annotated[list[Path], typer.Argument(help="still images (any format OpenCV reads)")],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object per image")] = False,
     conf: Annotated[float, typer.Option(help="minimum confidence of a detection")] = 0.3,
-    models: Annotated[Path | None, typer.Option(help="folder with card_det.onnx and card_cls.onnx")] = None,
+    models: Annotated[
+        Path | None,
+        typer.Option(
+            help="folder with card_det.onnx and card_cls.onnx (and card_det_still.onnx, the stills' stage 1, "
+            "read in card_det.onnx's place where there)"
+        ),
+    ] = None,
     raw: Annotated[bool, typer.Option(help="list every index found, without merging a card's two")] = False,
     scales: Annotated[
         str,

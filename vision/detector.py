@@ -220,7 +220,7 @@ _TURN_NMS = 0.3
 # A still's card backs (``_still_backs``) are read as the still lies, at the smallest scale of its
 # pyramid that boxes one at least this surely: a back is a card-sized pattern, and a scale too large
 # for its cards cuts them into tile-sized pieces each boxed as a back (the scale its faces chose
-# lost det 8's backs so: MODEL_CARD.md "Stills' card backs").
+# lost det 8's backs so: MODEL_CARD.md, the eighth session's change).
 _STILL_BACK_FLOOR = 0.5
 # ... and a back box is dropped as a piece of another where this share of it lies in a back box
 # ``_BACK_PIECE_AREA`` times its size or more ...
@@ -687,7 +687,7 @@ def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, 
     own scale by det 8, the photo-like stills' stray backs (``benchmarks/photo_stills.py``, seed 7)
     were face-up cards and their pips (90 of 125) and plain patches of the background (35).
     (A check that the box is not mostly paper-white, a face-up card boxed whole, dropped more real
-    backs, light designs and white borders, than stray ones: MODEL_CARD.md "Latest change".)"""
+    backs, light designs and white borders, than stray ones: MODEL_CARD.md, the eighth session's change.)"""
     import cv2
 
     h, w = image.shape[:2]
@@ -786,7 +786,7 @@ class OnnxCardDetector:
     ``stills``: the images are stills (photos, ``detect``), not the camera's zone crops: stage 1 is
     the stills' one (``DetectorFiles.det_still``, det 8: taught card backs and cards on random
     backgrounds too) where ``models/`` has it. The camera's stage 1 (det 6) reads its table better
-    (MODEL_CARD.md "Stills' card backs").
+    (MODEL_CARD.md, the eighth session's change).
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
