@@ -56,6 +56,7 @@ __all__ = [
     "export_training",
     "index_box",
     "render_scene",
+    "write_det_spec",
 ]
 
 _ART_WIDTH = 200  # artwork raster width (px); cards are scaled down from it
@@ -599,6 +600,16 @@ def _jitter_box(rng: np.random.Generator, b: Sequence[float]) -> tuple[float, fl
     return cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2
 
 
+def write_det_spec(det_dir: Path) -> Path:
+    """Write ``det_dir/data.yaml``, the ultralytics dataset file of a stage-1 set laid out as
+    ``det_dir/{images,labels}/{train,val}``, with the two classes (0 card index, 1 card back)."""
+    spec = det_dir / "data.yaml"
+    spec.write_text(
+        f"path: {det_dir.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n  1: back\n"
+    )
+    return spec
+
+
 def export_training(
     out: Path,
     images: int,
@@ -674,10 +685,7 @@ def export_training(
         )
         cv2.imwrite(str(zone_dir / f"zone_{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (zone_dir / f"zone_{i:04d}.json").write_text(scene.model_dump_json())
-    (out / "det" / "data.yaml").write_text(
-        f"path: {(out / 'det').resolve()}\ntrain: images/train\nval: images/val\n"
-        "names:\n  0: index\n  1: back\n"
-    )
+    write_det_spec(out / "det")
     summary = ExportSummary(
         seed=seed,
         images_train=n_train,

@@ -48,6 +48,7 @@ from render.training import (
     _jitter_box,
     crop_square,
     index_box,
+    write_det_spec,
 )
 from rules.cards import JOKER, parse_card
 from vision.detector import tile_origins
@@ -410,10 +411,7 @@ def export_zone_training(
             for f in ("clips", "frames", "tiles", "index_boxes", "back_boxes", "cls_crops"):
                 setattr(t, f, getattr(t, f) + getattr(s, f))
             t.decks = sorted({*t.decks, *s.decks})
-    (out / "det" / "data.yaml").write_text(
-        f"path: {(out / 'det').resolve()}\ntrain: images/train\nval: images/val\n"
-        "names:\n  0: index\n  1: back\n"
-    )
+    write_det_spec(out / "det")
     summary = {
         "seed": seed,
         "frames_per_clip": frames_per_clip,

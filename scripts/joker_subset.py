@@ -26,6 +26,8 @@ def main() -> int:
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--seed", type=int, default=6)
     a = ap.parse_args()
+    from render.training import write_det_spec
+
     src, held, out = a.joker_data.resolve(), a.val_data.resolve(), a.out.resolve() / "det"
     views = {p.name.rsplit("_", 1)[0] for p in (src / "cls/train/c52").glob("*.png")}
     tiles = sorted((src / "det/images/train").glob("*.jpg"))
@@ -43,9 +45,7 @@ def main() -> int:
             label = t.parent.parent.parent / "labels" / t.parent.name / f"{t.stem}.txt"
             os.symlink(t, out / "images" / split / t.name)
             os.symlink(label, out / "labels" / split / label.name)
-    (out / "data.yaml").write_text(
-        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n  1: back\n"
-    )
+    write_det_spec(out)
     print(f"{out}: {len(joker)} Joker-view tiles + {len(train) - len(joker)} others; {len(val)} val")
     return 0
 

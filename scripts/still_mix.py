@@ -73,6 +73,8 @@ def main() -> int:
     ap.add_argument("--scene-backs", choices=("visible", "card"), default="visible")
     ap.add_argument("--card-visible", type=float, default=0.6)
     a = ap.parse_args()
+    from render.training import write_det_spec
+
     tables, scenes, held = [t.resolve() for t in a.table], a.scenes.resolve(), a.val_data.resolve()
     out = a.out.resolve() / "det"
     stills = sorted((scenes / "det/images/train").glob("*.jpg"))
@@ -102,9 +104,7 @@ def main() -> int:
                 label.write_text(_card_boxed(scenes / "det/truth/train" / f"{t.stem}.json", a.card_visible))
             else:
                 os.symlink(_label(t), label)
-    (out / "data.yaml").write_text(
-        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n  1: back\n"
-    )
+    write_det_spec(out)
     print(f"{out}: {len(taken)} table tiles ({len(joker)} Joker views), {len(stills)} scenes, {len(val)} val")
     return 0
 

@@ -678,7 +678,7 @@ def _still_backs(
         ],
         bool,
     )
-    return backs[whole] if len(backs) else backs
+    return backs[whole]
 
 
 def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, index_side: float) -> bool:
