@@ -548,6 +548,14 @@ def other_corners(boxes: np.ndarray, pairs: list[tuple[int, int]]) -> dict[tuple
     return out
 
 
+def _centres_in(centres: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """Which of the points ``centres`` (N x 2) lie strictly inside the box ``x0 y0 x1 y1``."""
+    inside: np.ndarray = (
+        (centres[:, 0] > x0) & (centres[:, 0] < x1) & (centres[:, 1] > y0) & (centres[:, 1] < y1)
+    )
+    return inside
+
+
 def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     """Whether another box's centre lies inside the union of boxes ``a`` and ``c``, away from its
     other two corners (where a deck printing all four corners has the card's own third and fourth
@@ -556,7 +564,7 @@ def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     x0, y0 = min(b[a, 0], b[c, 0]), min(b[a, 1], b[c, 1])
     x1, y1 = max(b[a, 2], b[c, 2]), max(b[a, 3], b[c, 3])
     reach = max(b[a, 2] - b[a, 0], b[a, 3] - b[a, 1], b[c, 2] - b[c, 0], b[c, 3] - b[c, 1])
-    inside = (centres[:, 0] > x0) & (centres[:, 0] < x1) & (centres[:, 1] > y0) & (centres[:, 1] < y1)
+    inside = _centres_in(centres, x0, y0, x1, y1)
     inside[[a, c]] = False
     for cx, cy in ((x1, y0), (x0, y1)):
         inside &= np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) > reach
@@ -697,13 +705,7 @@ def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, 
         return False
     if index_side and min(x1 - x0, y1 - y0) < _BACK_MIN_INDEXES * index_side:
         return False
-    inside = (
-        (face_centres[:, 0] > x0)
-        & (face_centres[:, 0] < x1)
-        & (face_centres[:, 1] > y0)
-        & (face_centres[:, 1] < y1)
-    )
-    if inside.any():
+    if _centres_in(face_centres, x0, y0, x1, y1).any():
         return False
     crop = image[y0:y1, x0:x1]
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), _BACK_LOOK, interpolation=cv2.INTER_AREA)
