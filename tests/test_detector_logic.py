@@ -768,6 +768,30 @@ def test_a_sure_body_settles_a_contest_of_ranks_and_of_spade_against_club_not_on
     assert unread[:, 0].tolist() == [40, 100, 130]
 
 
+def test_a_body_sure_of_the_joker_settles_a_jokers_contested_index() -> None:
+    """The Joker is a rank of its own to the body look: a Joker's index the usual cut reads Jk and
+    the narrow cut "not an index" is read Jk where the body reads the Joker at ``_BODY_SETTLES`` or
+    more (seed 41, b41-0010: body Jk 0.99, the card had been left unnamed), and stays unnamed where
+    the body is less sure."""
+    from vision.detections import JOKER_CLASS
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.6
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det.pair_corners = 0.7, True
+    usual = {10: [(JOKER_CLASS, 0.55)], 40: [(JOKER_CLASS, 0.55)]}
+    narrowed = {10: [(JOKER_CLASS, 0.2)], 40: [(JOKER_CLASS, 0.2)]}  # "not an index" 0.8
+    det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
+    det._body = _RankBody({10: (JOKER_CLASS, 0.95), 40: (JOKER_CLASS, 0.8)})  # type: ignore[assignment]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40)], np.float32)
+    image = np.zeros((60, 80, 3), np.uint8)
+    found, unread = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    assert found.xyxy[:, 0].astype(int).tolist() == [10]
+    assert found.class_id.tolist() == [JOKER_CLASS]
+    assert unread[:, 0].tolist() == [40]
+
+
 def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagree() -> None:
     """A pair of corners: a doubtful bottom-right corner is weighed by its card's body (the window
     below the top-left index, not below itself), and a card whose corners name different faces has

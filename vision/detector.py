@@ -37,7 +37,7 @@ from vision.card_body import (
     fuse,
     ink_colours,
 )
-from vision.detections import BACK_CLASS, Detections, intersection_area, union_box
+from vision.detections import BACK_CLASS, JOKER_CLASS, Detections, intersection_area, union_box
 
 __all__ = [
     "DEFAULT_MODELS_DIR",
@@ -467,7 +467,10 @@ def _body_settles(
     or more, or the face of the narrow cut's rank whose black suit the body is sure of against the
     narrow cut's (``vision.card_body.black_suit_weights``: seed 42's tigullio As on the display,
     contested As / Ac, is read). Any other contest of suits stays (the body's other suit reads are
-    not trusted: ``vision.card_body.body_weights``)."""
+    not trusted: ``vision.card_body.body_weights``). The Joker is a rank of its own: read Joker where
+    the body reads the Joker at ``_BODY_SETTLES`` or more (seed 41, b41-0010: a Joker's index read
+    Jk 0.51 by the usual cut, "not an index" by the narrow one; its body Jk 0.99; the card was left
+    unnamed, a player's hand short of its Joker)."""
     top = fused.argmax(1)
     face, narrow = names[top], names[np.maximum(narrow_top, 0)]
     rank = body_ranks(body)
@@ -477,7 +480,8 @@ def _body_settles(
     suits = black_suit_weights(body)
     same_rank = (face < 52) & (narrow < 52) & (narrow // 4 == face // 4)
     black_suit = same_rank & (suits[rows, narrow] < 1) & (suits[rows, face] == 1)
-    out: np.ndarray = (top == narrow_top) | (sure & other_rank) | black_suit
+    joker = (face == JOKER_CLASS) & (body[:, JOKER_CLASS] >= _BODY_SETTLES)
+    out: np.ndarray = (top == narrow_top) | (sure & other_rank) | black_suit | joker
     return out
 
 
