@@ -479,6 +479,78 @@ def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair(
     assert sorted(merge_index_corners(found).class_id.tolist()) == [two_s, two_c, 45]
 
 
+def test_a_four_corner_spreads_cards_pair_their_left_edge_indices_and_nothing_else() -> None:
+    """A dondorf spread shows the top-left and bottom-left indices of each card under the top one:
+    one column, a card's length apart (``edge_pairs``). The top card's corners (taken by its corner
+    pair), indices in two columns, a pair with another index between, and a pair at a scale where
+    they do not span a card are not edge pairs."""
+    from vision.detector import corner_pairs, edge_pairs, other_corners
+
+    under = (20, 45, 70)
+    tops = [[x, 10, x + 12, 40] for x in under]
+    lefts = [[x, 114, x + 12, 144] for x in under]
+    top_card = [*_card_corners(100), [184, 10, 196, 40], [100, 114, 112, 144]]
+    boxes = np.array([*tops, *lefts, *top_card], np.float32)
+    pairs = corner_pairs(boxes, 1.6)
+    assert pairs == [(6, 7)]
+    taken = {6, 7, *other_corners(boxes, pairs)[(6, 7)]}
+    assert taken == {6, 7, 8, 9}
+    assert sorted(edge_pairs(boxes, 1.6, taken)) == [(0, 3), (1, 4), (2, 5)]
+    assert edge_pairs(boxes, 1.0, taken) == []  # at another scale they do not span a card
+    assert edge_pairs(boxes[[0, 1, 2, 6, 7]], 1.6, {3, 4}) == []  # a two-corner deck: nothing below
+    # a sliver of an index (a neighbour covers part of it) is in the column all the same
+    assert edge_pairs(np.array([[183, 235, 198, 269], [192, 339, 199, 372]], np.float32), 1.6, set()) == [
+        (0, 1)
+    ]
+    # two columns apart, or another index between them, are not one card's edge
+    assert edge_pairs(np.array([tops[0], lefts[1]], np.float32), 1.6, set()) == []
+    assert edge_pairs(np.array([tops[0], lefts[0], [20, 60, 32, 90]], np.float32), 1.6, set()) == []
+
+
+def test_a_four_corner_spreads_card_is_read_by_both_of_its_left_edge_indices() -> None:
+    """seed 41, b41-0006: the dealer's dondorf As beside the Ac. Its top-left index read Ac 0.73 /
+    As 0.12 (the Ac's own 0.87), its bottom-left one As 0.61 / Ac 0.27: read apart, one deck's rule
+    named it As at 0.32, under the pipeline's floor, and the card was lost. Read with its bottom-left
+    index, and beside the Ac read with its own, it is As. And a 3s whose top-left index read 3c 0.71 /
+    3s 0.27 and bottom-left one 3s 0.58 / 3c 0.19 was read 3c: it is 3s."""
+    from vision.detector import merge_index_corners
+    from vision.pipeline import merge_card_indices
+
+    det = _spread_detector(0.0)
+    ace_s, ace_c, three_s, three_c, king_c = 48, 51, 4, 7, 47
+    reads = {
+        20: ([(ace_c, 0.87), (ace_s, 0.01)], [(ace_c, 0.90), (ace_s, 0.02)]),
+        # the rest of the top-left index's read spread over other faces, as the classifier's was
+        45: ([(ace_c, 0.73), (ace_s, 0.12), *((k, 0.03) for k in range(5))], [(ace_s, 0.61), (ace_c, 0.27)]),
+        70: ([(three_c, 0.71), (three_s, 0.27)], [(three_s, 0.58), (three_c, 0.19)]),
+        95: ([(king_c, 0.91)], [(king_c, 0.90)]),
+    }
+    per_box: dict[Any, list[tuple[int, float]]] = {}
+    for x, (top, bottom) in reads.items():
+        per_box[(float(x), 10.0, x + 12.0, 40.0)] = top
+        per_box[(float(x), 114.0, x + 12.0, 144.0)] = bottom
+    det._class_probs = _scripted_reads(per_box, {}, whole_box=True)  # type: ignore[method-assign]
+    boxes = np.array([k for k in per_box], np.float32)
+    image = np.zeros((160, 200, 3), np.uint8)
+    score = np.full(len(boxes), 0.9)
+    score[3] = 0.5  # the As's bottom-left index: a sliver, boxed less surely
+
+    def cards() -> dict[int, tuple[int, float]]:
+        found, _ = det._read_indices(image, boxes, np.zeros(len(boxes), np.int64), score, 1.6)
+        found = merge_card_indices(merge_index_corners(found), 1.6)  # as the camera pipeline does
+        rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
+        return {int(b[0]): (int(c), float(p)) for b, c, p in rows if p >= 0.4}
+
+    got = cards()
+    assert {x: c for x, (c, _) in got.items()} == {20: ace_c, 45: ace_s, 70: three_s, 95: king_c}
+    # each card read no surer than its surer index (0.73 for the As, 0.71 for the 3s)
+    assert got[45][1] <= 0.9 * 0.73 + 1e-6 and got[70][1] <= 0.9 * 0.71 + 1e-6
+    # each index alone: the As is lost (under the floor), the 3s's two reads are joined as one card
+    # by the pipeline (``_join_card_ends``), which keeps the surer: 3c
+    det.pair_corners = False
+    assert sorted(c for c, _ in cards().values()) == sorted([ace_c, three_c, king_c])
+
+
 def test_one_deck_turns_every_corner_of_a_four_corner_card_together() -> None:
     """The top card of a dondorf spread shows four corners, its top-left index beside the next card's:
     where one deck tells the two apart, all four corners take the new read (one card, not two)."""

@@ -552,6 +552,53 @@ def other_corners(boxes: np.ndarray, pairs: list[tuple[int, int]]) -> dict[tuple
     return out
 
 
+def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tuple[int, int]]:
+    """Pairs of index boxes (xyxy, N x 4, at ``px_per_mm``) at the two ends of one card's edge: one
+    column (each box across at least half of the narrower one, the union no wider than 1.5 of the
+    wider), one box above the other, apart, their union a card's length tall
+    (``vision.card_body.OPPOSITE_CORNERS``), no other box's centre between them. A deck printing all
+    four corners (dondorf) shows the top-left and bottom-left indices of every card a spread covers
+    but for its left edge: read apart, one such card was lost (seed 41, b41-0006: the dealer's As,
+    its top-left index read Ac 0.73 / As 0.12 beside the real Ac, its bottom-left one As 0.61) or
+    read as two (b41-0006: a 3s read 3c at the top, 3s at the bottom). A two-corner deck prints
+    nothing at a card's bottom-left. Boxes in ``taken`` (corner pairs and their other corners,
+    ``corner_pairs``, ``other_corners``) are left out; each box in one pair at most, the pairs whose
+    height is nearest a card's own first."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(b) < 2:
+        return []
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    i, j = np.triu_indices(len(b), 1)
+    upright = (h[i] >= w[i]) & (h[j] >= w[j]) & (w[i] > 0) & (w[j] > 0)
+    across = np.minimum(b[i, 2], b[j, 2]) - np.maximum(b[i, 0], b[j, 0])
+    wide = np.maximum(b[i, 2], b[j, 2]) - np.minimum(b[i, 0], b[j, 0])
+    column = (across >= 0.5 * np.minimum(w[i], w[j])) & (wide <= 1.5 * np.maximum(w[i], w[j]))
+    apart = (b[i, 1] >= b[j, 3]) | (b[j, 1] >= b[i, 3])
+    tall = np.maximum(b[i, 3], b[j, 3]) - np.minimum(b[i, 1], b[j, 1])
+    long_ = px_per_mm * max(CARD_MM)
+    lo, hi = OPPOSITE_CORNERS
+    free = ~np.isin(i, list(taken)) & ~np.isin(j, list(taken))
+    ok = upright & column & apart & (tall >= lo * long_) & (tall <= hi * long_) & free
+    off = np.where(ok, np.abs(tall / long_ - (lo + hi) / 2), np.inf)
+    centres = (b[:, :2] + b[:, 2:]) / 2
+    used = np.zeros(len(b), bool)
+    out = []
+    for k in np.argsort(off, kind="stable"):
+        if not np.isfinite(off[k]):
+            break
+        a, c = int(i[k]), int(j[k])
+        if used[a] or used[c]:
+            continue
+        union = union_box(b[a], b[c])
+        inside = _centres_in(centres, *(float(v) for v in union))
+        inside[[a, c]] = False
+        if inside.any():
+            continue
+        used[a] = used[c] = True
+        out.append((a, c))
+    return out
+
+
 def _centres_in(centres: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     """Which of the points ``centres`` (N x 2) lie strictly inside the box ``x0 y0 x1 y1``."""
     inside: np.ndarray = (
@@ -780,7 +827,8 @@ class OnnxCardDetector:
     classifier's floor: precision 0.9868 -> 0.9934 (wrong reads 75 -> 37), recall 0.9778 -> 0.9757.
     ``pair_corners``: where the caller gives the card's scale (as for ``body_look``), the two indices
     of one card (both in view: the top card of a spread, a lone card, a card the i-Verify display
-    draws) are read as one, their class probabilities multiplied (``_pair_corners``).
+    draws) are read as one, their class probabilities multiplied (``_pair_corners``); so are the two
+    indices at the ends of a card's edge that a four-corner deck's spread shows (``edge_pairs``).
     ``one_deck``: where the caller gives the card's scale, two indices side by side in a spread
     (``spread_neighbours``: two cards) are read knowing one deck holds one of each face
     (``_one_of_each``): a spread's As misread beside the real As had been merged with it as one card
@@ -1187,8 +1235,11 @@ class OnnxCardDetector:
                 weighed[more] = True
         cap = np.ones(len(boxes), np.float32)
         joined: list[list[int]] = []  # the corners read as one card
+        others = other_corners(boxes, pairs) if pairs else {}
+        if body_px_per_mm and self.pair_corners:  # a four-corner deck's spread: each card's left edge
+            taken = {k for pair in pairs for k in pair} | {k for more in others.values() for k in more}
+            pairs = pairs + edge_pairs(boxes, body_px_per_mm, taken)
         if pairs:
-            others = other_corners(boxes, pairs)
             probs, cap, joined = self._pair_corners(probs, weighed, contested, narrow_top, pairs, others)
         near = spread_neighbours(boxes, body_px_per_mm) if body_px_per_mm and self.one_deck else []
         if near:  # two cards of a spread read as one face: one deck holds one of each
@@ -1262,7 +1313,7 @@ class OnnxCardDetector:
         (uncontested), or so by its narrow cut (contested). Two contested corners whose narrow cuts
         name two different classes are no one objection, and the pair is named (b41-0009: the
         display's simplistic 6d, both corners 6d by the usual cut and the body, 6h and 5d by the
-        narrow cuts, was left unread). ``pairs``: ``corner_pairs``' answer."""
+        narrow cuts, was left unread). ``pairs``: ``corner_pairs``' answer, and ``edge_pairs``'."""
         probs = probs.copy()
         cap = np.ones(len(probs), np.float32)
         sure = probs.max(1)
