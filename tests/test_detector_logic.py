@@ -166,6 +166,23 @@ def test_four_index_corners_of_one_card_become_one_card() -> None:
     assert m.xyxy[0].tolist() == pytest.approx([0, 0, 63, 89])
 
 
+def test_a_jokers_four_corner_marks_smaller_than_an_index_become_one_card() -> None:
+    """plastic's Joker prints a small round mark in each corner (20 px at 1.6 px/mm, an index is 41):
+    by its own marks' size its four corners do not fit one card, and it was two Jokers (D5). The
+    image's typical index (the median box) sizes the card; alone, the marks size it themselves."""
+    jk, seven = 52, parse_card("7d").code
+    marks = [(424, 38, 443, 58), (499, 38, 518, 57), (424, 153, 444, 174), (499, 154, 517, 172)]
+    indices = [(x, 36, x + 19, 77) for x in (94, 203, 312, 532, 643)]
+    rows = [(*m, jk, 0.74 - 0.01 * i) for i, m in enumerate(marks)] + [
+        (*b, seven + 4 * i, 0.8) for i, b in enumerate(indices)
+    ]
+    m = merge_index_corners(_dets(rows))
+    assert m.labels.count("Jk") == 1
+    assert m.xyxy[m.class_id == jk][0].tolist() == pytest.approx([424, 38, 518, 174])
+    assert len(m) == 6
+    assert merge_index_corners(_dets(rows[:4])).labels == ["Jk", "Jk"]  # nothing else to size the card by
+
+
 def test_two_cards_of_one_face_side_by_side_stay_two() -> None:
     # a second-deck copy spread beside the first (80 px on): four indices, two cards
     q = parse_card("Qc").code
