@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -558,6 +558,29 @@ def other_corners(boxes: np.ndarray, pairs: list[tuple[int, int]]) -> dict[tuple
     return out
 
 
+class _Pairs(NamedTuple):
+    """Index boxes (``b``: xyxy, float64) with their widths and heights, every pair of them (``i`` <
+    ``j``) and whether both boxes of a pair stand upright (``upright``)."""
+
+    b: np.ndarray
+    w: np.ndarray
+    h: np.ndarray
+    i: np.ndarray
+    j: np.ndarray
+    upright: np.ndarray
+
+
+def _upright_pairs(boxes: np.ndarray) -> _Pairs | None:
+    """Every pair of the index boxes ``boxes`` (N x 4) and which stand upright (``_Pairs``); None for
+    fewer than two (``edge_pairs``, ``spread_neighbours``)."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(b) < 2:
+        return None
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    i, j = np.triu_indices(len(b), 1)
+    return _Pairs(b, w, h, i, j, (h[i] >= w[i]) & (h[j] >= w[j]) & (w[i] > 0) & (w[j] > 0))
+
+
 def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tuple[int, int]]:
     """Pairs of index boxes (xyxy, N x 4, at ``px_per_mm``) at the two ends of one card's edge: one
     column (each box across at least half of the narrower one, the union no wider than 1.5 of the
@@ -570,12 +593,10 @@ def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tup
     nothing at a card's bottom-left. Boxes in ``taken`` (corner pairs and their other corners,
     ``corner_pairs``, ``other_corners``) are left out; each box in one pair at most, the pairs whose
     height is nearest a card's own first."""
-    b = np.asarray(boxes, np.float64).reshape(-1, 4)
-    if len(b) < 2:
+    pairs = _upright_pairs(boxes)
+    if pairs is None:
         return []
-    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-    i, j = np.triu_indices(len(b), 1)
-    upright = (h[i] >= w[i]) & (h[j] >= w[j]) & (w[i] > 0) & (w[j] > 0)
+    b, w, _, i, j, upright = pairs
     across = np.minimum(b[i, 2], b[j, 2]) - np.maximum(b[i, 0], b[j, 0])
     wide = np.maximum(b[i, 2], b[j, 2]) - np.minimum(b[i, 0], b[j, 0])
     column = (across >= 0.5 * np.minimum(w[i], w[j])) & (wide <= 1.5 * np.maximum(w[i], w[j]))
@@ -637,12 +658,10 @@ def spread_neighbours(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, in
     widths or more, 5 in a crop squashed across, where a card was 58 px wide at a nominal 1.6
     px/mm; D5 ``val_100008_0427_dealer``), and a box cut short, or the rank boxed again inside its
     index, is not of one size with it."""
-    b = np.asarray(boxes, np.float64).reshape(-1, 4)
-    if len(b) < 2:
+    pairs = _upright_pairs(boxes)
+    if pairs is None:
         return []
-    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-    i, j = np.triu_indices(len(b), 1)
-    upright = (h[i] >= w[i]) & (h[j] >= w[j]) & (w[i] > 0) & (w[j] > 0)
+    b, w, h, i, j, upright = pairs
     tall, wide = np.minimum(h[i], h[j]), np.minimum(w[i], w[j])
     one_size = (tall >= 0.7 * np.maximum(h[i], h[j])) & (wide >= 0.6 * np.maximum(w[i], w[j]))
     one_row = np.minimum(b[i, 3], b[j, 3]) - np.maximum(b[i, 1], b[j, 1]) >= 0.7 * tall
