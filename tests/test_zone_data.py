@@ -88,3 +88,26 @@ def test_a_card_in_the_dealers_hand_is_present_but_not_labelled() -> None:
     assert kinds == [("moving", 51)]
     kinds = [kind for kind, *_ in _labels([lying], None, "anglo", (480, 640))]
     assert kinds == ["index", "index"]
+
+
+def test_eval_detector_counts_only_reads_as_sure_as_its_floor(exported: Path) -> None:
+    """``evaluate``'s ``floor``: a read under it is not counted, right or wrong (the camera pipeline
+    names a card from 0.4 up); with no floor every read counts."""
+    from vision.detections import Detections
+    from vision.training import evaluate
+
+    class OneStrayRead:
+        """Reads one Ac at the top-left of every image, 0.3 sure, and nothing else."""
+
+        def detect(self, image: np.ndarray) -> Detections:
+            return Detections(
+                np.array([[0, 0, 10, 20]], np.float32), np.array([51]), np.array([0.3], np.float32)
+            )
+
+    every = evaluate(OneStrayRead(), exported)
+    floored = evaluate(OneStrayRead(), exported, floor=0.4)
+    assert every.images == floored.images > 0 and floored.floor == 0.4
+    ace = {s.card: s for s in every.per_card}["Ac"]
+    assert ace.fp + ace.tp == every.images  # one read an image, each counted
+    assert sum(s.tp + s.fp for s in floored.per_card) == 0  # none as sure as the floor
+    assert floored.faces_recall <= every.faces_recall

@@ -228,6 +228,15 @@ def eval_detector(
         bool,
         typer.Option(help="read two cards of a spread named as one face knowing one deck holds it once"),
     ] = True,
+    floor: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="count only reads at least this sure (0: every read; the camera pipeline names a card "
+            "from 0.4 up: PipelineConfig.min_confidence)",
+        ),
+    ] = 0.0,
 ) -> None:
     """Per-card precision and recall on the held-out decks (validation images never trained on)."""
     from vision.detector import load_detector
@@ -244,7 +253,7 @@ def eval_detector(
         pair_corners=pair_corners,
         one_deck=one_deck,
     )
-    report = evaluate(det, data, limit=limit)
+    report = evaluate(det, data, limit=limit, floor=floor)
     typer.echo(format_report(report))
     if out is not None:
         out.write_text(report.model_dump_json(indent=2))

@@ -313,6 +313,7 @@ class EvalReport(BaseModel):
     decks: list[str]
     images: int
     conf: float
+    floor: float = 0.0  # reads counted from this confidence up (``evaluate``)
     faces_precision: float
     faces_recall: float
     backs_precision: float
@@ -404,9 +405,10 @@ def _zone_card_scale(stem: str) -> float | None:
     return zone_card_scale(kind, CARD_PX_PER_MM, IVerifySlots())
 
 
-def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
+def evaluate(detector: Any, data: Path, limit: int = 0, floor: float = 0.0) -> EvalReport:
     """Run ``detector`` over the held-out-deck images of an export (``det/images/val`` and
-    ``zones/``) and score it per card."""
+    ``zones/``) and score it per card. ``floor``: only reads at least this sure count (the camera
+    pipeline names a card from 0.4 up, ``PipelineConfig.min_confidence``); 0 counts every read."""
     import cv2
 
     from render.training import Scene
@@ -449,6 +451,8 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
             else:
                 found = detector.detect(img)
             elapsed += time.perf_counter() - t0
+            if floor > 0.0:
+                found = found[found.confidence >= floor]
             n_img += 1
             m = _match_image(found, scene)
             for k in ("tp", "fp", "fn"):
@@ -491,6 +495,7 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
         decks=sorted(decks),
         images=n_img,
         conf=float(getattr(detector, "conf", 0)),
+        floor=floor,
         faces_precision=_ratio(ftp, ftp + ffp),
         faces_recall=_ratio(ftp, ftp + ffn),
         backs_precision=b.precision,
@@ -503,7 +508,8 @@ def evaluate(detector: Any, data: Path, limit: int = 0) -> EvalReport:
 
 def format_report(r: EvalReport) -> str:
     lines = [
-        f"held-out decks: {', '.join(r.decks)}; {r.images} images; conf >= {r.conf}",
+        f"held-out decks: {', '.join(r.decks)}; {r.images} images; conf >= {r.conf}"
+        + (f"; reads counted from {r.floor}" if r.floor else ""),
         f"faces: precision {r.faces_precision:.3f}  recall {r.faces_recall:.3f}",
         f"backs: precision {r.backs_precision:.3f}  recall {r.backs_recall:.3f}",
         f"ms per detect() call (this machine, as configured): {r.ms_per_call:.1f}",
