@@ -317,8 +317,7 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
     top pair and the bottom pair (D5: 12 of its 16 false Jokers). Backs pass through unchanged."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
-    every = np.maximum(faces.xyxy[:, 2] - faces.xyxy[:, 0], faces.xyxy[:, 3] - faces.xyxy[:, 1])
-    typical = float(np.median(every)) if len(every) else 0.0
+    typical = _index_side([faces])
     out_xyxy: list[np.ndarray] = []
     out_cls: list[int] = []
     out_conf: list[float] = []
