@@ -12,6 +12,9 @@ alone with ``rsvg-convert --export-id`` (Debian ``librsvg2-bin``), trimmed to it
 checked (a card's shape, not a pip or a strip). Only the decks of ``KDE_DECKS`` are used; the others,
 with the reason, are in ``KDE_REFUSED``. No accepted KDE deck has a Joker (``CardArt.has_joker``).
 
+npm: four more training decks, one SVG file a card, from pinned npm packages (``render.npm_decks``,
+fetched by ``scripts/setup.sh`` with any extra), rasterised and checked as a KDE deck's cards are.
+
 Results are cached as PNG files so each deck is rasterised once. Only the renderer and the detector
 training use this module; the runtime monitor never does. ``scripts/setup.sh`` installs the packages.
 """
@@ -34,6 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from render import npm_decks
 from rules.cards import DECK, JOKER, Card
 
 __all__ = [
@@ -119,19 +123,25 @@ def available_decks() -> list[str]:
         )
     names = sorted(p.name[: -len(".svgz")] for p in DECK_DIR.glob("*.svgz"))
     kde = [d for d in KDE_DECKS if _kde_dir(d).is_dir()]
-    return [n for n in names if n not in _EXCLUDED] + kde
+    npm = [d for d in npm_decks.NPM_DECKS if npm_decks.installed(d)]
+    return [n for n in names if n not in _EXCLUDED] + kde + npm
 
 
 def train_decks() -> list[str]:
     """The decks detector training may use: every usable deck but the held-out ones.
 
-    Every training deck of ``KDE_DECKS`` must be installed (the training set must not shrink
-    silently on a machine without ``kdegames-card-data-kf5``)."""
+    Every training deck of ``KDE_DECKS`` and every npm deck must be installed (the training set must
+    not shrink silently on a machine without ``kdegames-card-data-kf5`` or the npm packages)."""
     missing = [d for d in KDE_DECKS if d not in HELD_OUT_DECKS and not _kde_dir(d).is_dir()]
     if missing:
         raise ArtworkError(
             f"KDE training decks {', '.join(missing)} not installed under {KDE_DECK_DIR}: run "
             "scripts/setup.sh dev (installs Debian kdegames-card-data-kf5)"
+        )
+    if npm_decks.missing():
+        raise ArtworkError(
+            f"npm training decks {', '.join(npm_decks.missing())} not unpacked under "
+            f"{npm_decks.NPM_DECK_DIR}: run scripts/setup.sh dev (python -m render.npm_decks)"
         )
     return [d for d in available_decks() if d not in HELD_OUT_DECKS]
 
@@ -220,7 +230,7 @@ def load_deck(name: str, card_width: int = 200) -> CardArt:
     """Load (rasterising once, then from the PNG cache) one deck at ``card_width`` pixels per card.
 
     ``name`` is a gnome deck (``bellot``) or a KDE one (``kde-standard``)."""
-    if name.startswith(KDE_PREFIX):
+    if name.startswith(KDE_PREFIX) or name in npm_decks.NPM_DECKS:
         return _load_kde(name, card_width)
     cache = CACHE_DIR / f"{name}@{card_width}"
     tokens = [*_FACE_TOKENS, "Jk", "Jk-red", "BACK"]
@@ -309,6 +319,8 @@ def _kde_ids(name: str) -> frozenset[str]:
 def deck_has_joker(name: str) -> bool:
     """Whether deck ``name`` has a Joker: every gnome deck does, a KDE deck when its SVG has one.
     A deck without one must not be dealt the Joker (nor borrow another deck's)."""
+    if name in npm_decks.NPM_DECKS:
+        return npm_decks.NPM_DECKS[name].joker is not None
     if not name.startswith(KDE_PREFIX):
         return True
     return _kde_jokers(_kde_ids(name)) is not None
@@ -321,9 +333,11 @@ def _kde_element(token: str) -> str:
     return f"{rank}_{_KDE_SUITS[token[1]]}"
 
 
-def _rsvg(exe: str, svg: Path, element: str, width: int) -> np.ndarray:
+def _rsvg(exe: str, svg: Path, element: str | None, width: int) -> np.ndarray:
+    """``svg`` (its element ``element``; None: the whole drawing) rasterised ``width`` px wide."""
+    only = [] if element is None else [f"--export-id={element}"]
     r = subprocess.run(
-        [exe, f"--export-id={element}", "-w", str(width), "-f", "png", str(svg)],
+        [exe, *only, "-w", str(width), "-f", "png", str(svg)],
         capture_output=True,
         check=False,
     )
@@ -334,24 +348,26 @@ def _rsvg(exe: str, svg: Path, element: str, width: int) -> np.ndarray:
         arr = cv2.cvtColor(arr, cv2.COLOR_BGR2BGRA)
     if arr is None or arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
         why = r.stderr.decode(errors="replace").strip() or "no 8-bit image"
-        raise ArtworkError(f"rsvg-convert --export-id={element} {svg.name}: {why}")
+        raise ArtworkError(f"rsvg-convert {' '.join(only)} {svg.name}: {why}".replace("  ", " "))
     return np.asarray(arr)
 
 
-def _kde_card(exe: str, svg: Path, deck: str, element: str, card_width: int) -> np.ndarray:
+def _kde_card(exe: str, svg: Path, deck: str, element: str | None, card_width: int) -> np.ndarray:
     """One card, rasterised, trimmed to its opaque pixels, checked and resized to the deck size.
+    ``element``: the card's id in a KDE deck's SVG; None: ``svg`` is the card (an npm deck).
 
     ``-w`` sets the width of the element's box, which can be wider than what it draws (clip paths,
     hidden parts): the element is rasterised again, larger, until the card itself is ``card_width``
     wide."""
+    what = element or svg.name
     width = card_width
     for _ in range(4):
         try:
             raw = _rsvg(exe, svg, element, width)
         except ArtworkError as e:
-            raise ArtworkError(f"deck {deck}, card {element}: {e}") from e
+            raise ArtworkError(f"deck {deck}, card {what}: {e}") from e
         if not (raw[:, :, 3] > 16).any():
-            raise ArtworkError(f"deck {deck}, card {element}: draws nothing")
+            raise ArtworkError(f"deck {deck}, card {what}: draws nothing")
         card = _trim(raw)
         drawn = card.shape[1]
         if drawn >= 0.98 * card_width:
@@ -359,22 +375,22 @@ def _kde_card(exe: str, svg: Path, deck: str, element: str, card_width: int) -> 
         width = math.ceil(width * card_width / drawn * 1.02)
         if width > _KDE_MAX_ZOOM * card_width:
             raise ArtworkError(
-                f"deck {deck}, card {element}: draws only {drawn / raw.shape[1]:.0%} of its box's "
+                f"deck {deck}, card {what}: draws only {drawn / raw.shape[1]:.0%} of its box's "
                 "width (a pip or a strip, not a whole card)"
             )
     h, w = card.shape[:2]
     if abs(h / w / CARD_ASPECT - 1) > _KDE_ASPECT_TOL:
         raise ArtworkError(
-            f"deck {deck}, card {element}: height/width {h / w:.2f}, not a card's {CARD_ASPECT:.2f} "
+            f"deck {deck}, card {what}: height/width {h / w:.2f}, not a card's {CARD_ASPECT:.2f} "
             f"(+-{_KDE_ASPECT_TOL:.0%})"
         )
     opaque = float((card[:, :, 3] > 128).mean())
     if opaque < _KDE_MIN_OPAQUE:
         raise ArtworkError(
-            f"deck {deck}, card {element}: only {opaque:.0%} of its box is opaque (not a whole card)"
+            f"deck {deck}, card {what}: only {opaque:.0%} of its box is opaque (not a whole card)"
         )
     if w < 0.9 * card_width:
-        raise ArtworkError(f"deck {deck}, card {element}: drawn {w} px wide, not {card_width} (tiny)")
+        raise ArtworkError(f"deck {deck}, card {what}: drawn {w} px wide, not {card_width} (tiny)")
     out_h = round(card_width * CARD_ASPECT)
     return np.asarray(cv2.resize(card, (card_width, out_h), interpolation=cv2.INTER_AREA))
 
@@ -409,7 +425,45 @@ def _rasterise_kde(name: str, card_width: int) -> dict[str, np.ndarray]:
     return dict(zip(elements, imgs, strict=True))
 
 
+def _rasterise_npm(name: str, card_width: int) -> dict[str, np.ndarray]:
+    """Every card of an npm deck (``render.npm_decks``: one SVG file a card, ``<token>.svg``), as
+    ``_rasterise_kde`` gives them. A deck with one Joker has it as both Jokers."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise ArtworkError("rsvg-convert not found: install Debian librsvg2-bin (scripts/setup.sh dev)")
+    folder = npm_decks.deck_dir(name)
+    if not npm_decks.installed(name):
+        raise ArtworkError(f"deck {name}: not unpacked under {folder} (run scripts/setup.sh dev)")
+    tiled = npm_decks.NPM_DECKS[name].back_tile
+    tokens = [t for t in [*_FACE_TOKENS, "BACK", "Jk"] if (folder / f"{t}.svg").is_file()]
+    cards = [t for t in tokens if not (tiled and t == "BACK")]
+
+    def one(token: str) -> np.ndarray:
+        return _kde_card(exe, folder / f"{token}.svg", name, None, card_width)
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        out = dict(zip(cards, pool.map(one, cards), strict=True))
+    if tiled:
+        out["BACK"] = _tiled_back(_rsvg(exe, folder / "BACK.svg", None, card_width // 5), card_width)
+    if "Jk" in out:
+        out["Jk-red"] = out["Jk"]
+    return out
+
+
+def _tiled_back(tile: np.ndarray, card_width: int) -> np.ndarray:
+    """A card back from a square pattern tile: the pattern repeated inside a white margin (a 5 %
+    border, as printed backs have)."""
+    out_h = round(card_width * CARD_ASPECT)
+    reps = (out_h // tile.shape[0] + 1, card_width // tile.shape[1] + 1, 1)
+    back = np.full((out_h, card_width, 4), 255, np.uint8)
+    m = max(2, round(0.05 * card_width))
+    back[m:-m, m:-m] = np.tile(tile, reps)[: out_h - 2 * m, : card_width - 2 * m]
+    back[:, :, 3] = 255
+    return back
+
+
 def _load_kde(name: str, card_width: int) -> CardArt:
+    """A KDE or an npm deck, rasterised card by card once, then read from the PNG cache."""
     cache = CACHE_DIR / f"{name}@{card_width}"
     meta = cache / "deck.json"  # written last: the cache is complete; says whether there is a Joker
     tokens: list[str] | None = None
@@ -419,7 +473,11 @@ def _load_kde(name: str, card_width: int) -> CardArt:
         except (ValueError, KeyError, TypeError):
             tokens = None
     if tokens is None or not all((cache / f"{t}.png").exists() for t in tokens):
-        imgs = _rasterise_kde(name, card_width)
+        imgs = (
+            _rasterise_npm(name, card_width)
+            if name in npm_decks.NPM_DECKS
+            else _rasterise_kde(name, card_width)
+        )
         cache.mkdir(parents=True, exist_ok=True)
         for tok, img in imgs.items():
             _write_png(cache / f"{tok}.png", img)

@@ -7,7 +7,8 @@
 # and the training data use; the KDE decks include the clean held-out kde-standard), librsvg2-bin
 # (rsvg-convert, which rasterises the KDE decks card by card) and ffmpeg (the renderer's H.264
 # encoder). The runtime monitor needs none of them. With any extra, also the outline fonts that
-# `paigow-monitor export-synthetic-indices` draws card indices in.
+# `paigow-monitor export-synthetic-indices` draws card indices in, and four training decks from the
+# npm registry (render/npm_decks.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
@@ -50,4 +51,9 @@ spec="."
 [ -n "$extras" ] && spec=".[$extras]"
 echo "setup: pip install -e $spec"
 .venv/bin/python -m pip install -q -e "$spec" 2>&1 | grep -v -E "^(WARNING: Location|  )" || true
+if [ -n "$extras" ]; then
+  # four more training decks: SVG cards in pinned npm packages, checked against their sha512
+  # (render/npm_decks.py); fetched once from the npm registry into ~/.cache/paigow-monitor/npm-decks
+  .venv/bin/python -m render.npm_decks
+fi
 echo "setup: done"
