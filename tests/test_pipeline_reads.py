@@ -555,6 +555,42 @@ def test_the_iverify_display_s_joker_printing_no_index_is_read_as_the_joker_but_
     assert s.read_confidence["iverify"] == pytest.approx(0.9)
 
 
+def test_the_display_s_one_face_not_read_is_named_from_the_hand_seen_whole_on_the_felt() -> None:
+    """b41-0011: the dealer's hand turned up and read whole; the display then showed the dealer's house
+    way with one card's index found and not read (dondorf's Js, at 720p). The display shows that hand,
+    so the face is the one card of it not named: listed, said apart (``carried_faces``), at the felt
+    read's confidence."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    det = _WithUnread(set())
+    p = TablePipeline(lay, _SureOf({"Ts": 0.8}), CFG)  # the felt's read of the Ts
+    t = _SlotPanel(lay, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+    _run(p, t, 10, 0)
+    p.detector = det  # the display's Ts is found, not read
+    det.unread = {"Ts"}
+    t.header, t.iv_high, t.iv_low = "DEALER", high, low
+    s = _run(p, t, 10, 10)[-1]
+    assert s.iverify.mode == "dealer" and s.iverify.high == high and s.iverify.low == low
+    assert s.carried_faces == {"iverify": ["Ts"]}
+    assert s.read_confidence["iverify"] == pytest.approx(
+        0.8
+    )  # its faces' lowest: the Ts, as read on the felt
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    # the hand never seen whole before: nothing to name it from, the display's high hand is short
+    p = TablePipeline(lay, det, CFG)
+    t.cards = []
+    s = _run(p, t, 10, 0)[-1]
+    assert s.iverify.high == ["As", "Kd", "Qh", "Jc"] and s.carried_faces == {}
+    # two faces not read: which is which cannot be told
+    p = TablePipeline(lay, _SureOf({}), CFG)
+    t = _SlotPanel(lay, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+    _run(p, t, 10, 0)
+    p.detector = _WithUnread({"Ts", "Kd"})
+    t.header, t.iv_high, t.iv_low = "DEALER", high, low
+    s = _run(p, t, 10, 10)[-1]
+    assert s.iverify.high == ["As", "Qh", "Jc"] and s.carried_faces == {}
+
+
 def test_a_card_read_again_at_another_corner_does_not_stop_the_display_s_joker_search() -> None:
     """b45-0001: dondorf prints an index in every corner. On the display its Ts and 5s were read whole
     and again, at another corner, as Tc and 5c: seven faces named for a six-card hand, so the Joker

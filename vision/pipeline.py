@@ -65,7 +65,15 @@ from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_
 from vision._still_memory import StillMemory
 from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
 from vision.chips import FeltModel, chips_present, inner_mask
-from vision.detections import BACK_CLASS, JOKER_CLASS, CardDetector, Detections, intersection_area, union_box
+from vision.detections import (
+    BACK_CLASS,
+    CLASSES,
+    JOKER_CLASS,
+    CardDetector,
+    Detections,
+    intersection_area,
+    union_box,
+)
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import IVerifySlots, TableLayout
 from vision.sources import iter_frames
@@ -1164,6 +1172,16 @@ class TablePipeline:
             )
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
+        known = self._display_known_face(head.mode, head.seat, [*high, *low], r.px_per_mm)
+        if known is not None:
+            with_it = Detections.merge([dets, known])
+            high2, low2 = split_setting(
+                with_it, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+            )
+            card = known.labels[0]
+            if sorted([*high2, *low2]) == sorted([*high, *low, card]):  # in a slot of its own
+                dets, high, low = with_it, high2, low2
+                self._read_carried["iverify"] = (card,)
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
@@ -1192,6 +1210,34 @@ class TablePipeline:
         if not len(jokers):
             return None
         return Detections(jokers[:1] / zoom, np.full(1, JOKER_CLASS), np.full(1, JOKER_BY_PAPER, np.float32))
+
+    def _display_known_face(
+        self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
+    ) -> Detections | None:
+        """The display's one face seen but not named, named from the position's hand seen whole before
+        (``_carry_known_face``'s rule, on the display): a detection of it, the union of the index
+        boxes found on the display and not read (``_unread_boxes``), at that earlier read's confidence;
+        None where it cannot be told. The display shows that position's hand as the house way sets it
+        (seed 000 rule 5a), so its cards are the hand's cards. Only where every other card of the hand
+        is named (``shown``: the faces ``split_setting`` read, one a slot), each once and each one of the
+        known hand, exactly one known card is not among them, and the unread boxes lie within one
+        card's width on the panel (``px_per_mm``: the panel crop's scale; ``IVerifySlots.card_width_mm``).
+        b41-0011: the dealer's dondorf Js on the display, its four corners found and none read surely,
+        was missing while the dealer's hand, seen face up a moment before, held it."""
+        region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
+        known = self._known_hand.get(region) if region is not None else None
+        ub = self._unread_boxes.reshape(-1, 4)
+        if known is None or not len(ub) or len(shown) != self._hand_size - 1:
+            return None
+        if BACK in shown or len(set(shown)) != len(shown) or not set(shown) <= known.keys():
+            return None
+        missing = known.keys() - set(shown)
+        box = np.concatenate([ub[:, :2].min(0), ub[:, 2:].max(0)]).astype(np.float32)
+        card_w = px_per_mm * self.layout.iverify_slots.card_width_mm
+        if len(missing) != 1 or box[2] - box[0] > 1.2 * card_w:
+            return None
+        (card,) = missing
+        return Detections(box[None], np.array([CLASSES.index(card)]), np.array([known[card]], np.float32))
 
     def _hand_on_display(self, mode: str, seat: int | None, cards: list[str], dets: Detections) -> None:
         """The hand the i-Verify display shows whole (a seat's, or the dealer's, as the house way sets
