@@ -94,6 +94,19 @@ _RESPONSIVE = (
     "sha512-w+hMe//3YLu5XR1dmq6Xi/BoMcqEMKeIlg+4QUiF7y5PymeSGeT7ozKV1fADmmuFBBVbjB2pCcR5EKKC9qIVOQ==",
 )
 
+
+def _kennard(variant: str) -> NpmDeck:
+    """Kennard's two-colour deck in one of its index styles (a folder of the package)."""
+    return NpmDeck(
+        *_KENNARD,
+        folder=f"package/src/images/{variant}",
+        faces="{r}{S}.svg",
+        back="package/src/images/back.svg",
+        joker=None,
+        licence="CC0-1.0 (Adrian Kennard, www.me.uk/cards)",
+    )
+
+
 NPM_DECKS: dict[str, NpmDeck] = {
     "npm-aguilar": NpmDeck(
         *_CARDSJS,
@@ -112,22 +125,9 @@ NPM_DECKS: dict[str, NpmDeck] = {
         licence="LGPL-3.0 (Responsive Playing Cards, after Chris Aguilar)",
         back_tile=True,
     ),
-    "npm-kennard": NpmDeck(
-        *_KENNARD,
-        folder="package/src/images/2color",
-        faces="{r}{S}.svg",
-        back="package/src/images/back.svg",
-        joker=None,  # its Joker (2J.svg) has no corner mark: a blank corner would be trained as one
-        licence="CC0-1.0 (Adrian Kennard, www.me.uk/cards)",
-    ),
-    "npm-kennard-big": NpmDeck(
-        *_KENNARD,
-        folder="package/src/images/2color-bf",
-        faces="{r}{S}.svg",
-        back="package/src/images/back.svg",
-        joker=None,
-        licence="CC0-1.0 (Adrian Kennard, www.me.uk/cards)",
-    ),
+    # its Joker (2J.svg) has no corner mark: a blank corner would be trained as one
+    "npm-kennard": _kennard("2color"),
+    "npm-kennard-big": _kennard("2color-bf"),  # the big ("bf") corner indices
 }
 
 
