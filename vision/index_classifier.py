@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -310,6 +311,15 @@ def evaluate_onnx(onnx_path: Path, val_dir: Path, *, threads: int = 1) -> dict[s
     return {**_scores(pred, y), "ms_per_crop_batch1": ms, "imgsz": float(size), "n": float(len(y))}
 
 
+def _checkpoint(model: Any, imgsz: int, out_onnx: Path, extra_meta: dict[str, str]) -> None:
+    """Export ``model`` as it is now to ``out_onnx`` by way of a temporary file, so the file on
+    disk is always a whole export (the previous best or this one), never half of one."""
+    tmp = out_onnx.with_name(out_onnx.name + ".part")
+    model.eval()
+    _export_onnx(model, imgsz, tmp, {**extra_meta, "checkpoint": "best epoch so far"})
+    os.replace(tmp, out_onnx)
+
+
 def train_index_classifier(
     train_dirs: Sequence[Path],
     val_dir: Path,
@@ -405,6 +415,10 @@ def train_index_classifier(
         if sc["top1"] > best["top1"]:
             best = {**rec}
             best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            # keep the best epoch so far on disk: a run cut short (a machine restarted cut the
+            # tenth session's 42-minute run after 9 epochs, nothing saved) still leaves a model
+            # (the next epoch puts the model back in training mode)
+            _checkpoint(model, imgsz, out_onnx, {"best_epoch": str(ep + 1), "seed": str(seed)})
         if step >= total_steps or time.perf_counter() - t_train >= budget_s:
             print(f"schedule done after {step} steps, epoch {ep + 1}", flush=True)
             break
