@@ -103,7 +103,7 @@ def main() -> int:
                 f"({int((~ok[kept]).sum())} wrong of {int(kept.sum())})"
             )
     # reads under the pipeline's floor (PipelineConfig.min_confidence, 0.4) that the classifier is
-    # sure of: what a "sure class" exception to the floor would keep (models/MODEL_CARD.md: Jokers)
+    # sure of: what a "sure class" exception to the floor would keep (models/HISTORY.md: Jokers)
     under = (a[:, 0] < 0.4) & (a[:, 1] >= 0.9)
     n = int(under.sum())
     kept = f"right {ok[under].mean():.4f} ({int((~ok[under]).sum())} wrong of {n})" if n else "none"

@@ -2,7 +2,7 @@
 
 Why: the classifier's errors on held-out decks are fonts none of the 22 training decks uses
 (bellot's condensed bold digits, plastic's thin geometric ranks and small suits; see
-models/MODEL_CARD.md). The decks are few; fonts are many. This draws the index of a card corner -
+models/HISTORY.md). The decks are few; fonts are many. This draws the index of a card corner -
 a rank over a suit pip - in every installed font that has the rank glyphs (Debian font packages,
 installed by ``scripts/setup.sh train``), with drawn or font suit pips, varied weight, width,
 spacing and colour, on a card corner over felt or a neighbouring card, then cuts the crop exactly as

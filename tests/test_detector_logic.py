@@ -1077,7 +1077,7 @@ def _still_with_cards() -> tuple[np.ndarray, dict[str, list[float]]]:
 
 def test_a_stills_box_is_a_card_back_only_where_it_looks_like_one() -> None:
     """det 8's stray backs on the photo-like stills: face-up cards boxed whole, their pips, plain
-    patches of the background (MODEL_CARD.md, the eighth session's change)."""
+    patches of the background (models/HISTORY.md, the eighth session's change)."""
     from vision.detector import _is_card_back
 
     img, boxes = _still_with_cards()

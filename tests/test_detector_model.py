@@ -241,7 +241,7 @@ def test_shipped_detector_reads_card_bodies_and_they_name_bellot_pip_cards_its_i
 def test_a_coarse_camera_gets_its_own_index_classifier_and_the_sample_camera_the_default() -> None:
     """A 1280x720 view of the felt shows the card regions at ~0.8 px/mm (enlarged twice for the
     detector): the pipeline reads them with the classifier fine-tuned on such crops; the sample's
-    1920x1080 (~1.2 px/mm) with the default one (MODEL_CARD.md, "coarse camera")."""
+    1920x1080 (~1.2 px/mm) with the default one (models/MODEL_CARD.md, `card_cls_coarse.onnx`)."""
     from render.table import build_layout
     from vision.pipeline import coarse_camera, load_shipped_detector
 

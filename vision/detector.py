@@ -185,7 +185,7 @@ def pyramid_scales(
     2, 4 for small images) that keep the image's longer side between ``imgsz`` / 2 and ``max_side``
     (a card under ~25 px wide is not legible enlarged any further). The detector reads cards well
     from about half to twice the width it was trained on (~102 px, ``vision.pipeline.CARD_PX_PER_MM``;
-    measured on rendered rows, see MODEL_CARD.md), so one of these scales brings any card into that
+    measured on rendered rows, see models/HISTORY.md), so one of these scales brings any card into that
     range."""
     longer = max(width, height)
     if longer <= 0:
@@ -213,14 +213,14 @@ STILL_FINE_ROTATIONS = tuple(r + 22.5 for r in STILL_ROTATIONS)
 # and reads as sure as the camera pipeline keeps (``PipelineConfig.min_confidence``, 0.4) count: a
 # card 20-45 degrees off a turn is misread there. The turned reads' finds are then pooled,
 # overlapping ones (IoU >= _TURN_NMS, any class) keeping the surest (benchmarks/photo_stills.py;
-# MODEL_CARD.md "Stills at any angle").
+# models/HISTORY.md "Stills at any angle").
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
 # A still's card backs (``_still_backs``) are read as the still lies, at the smallest scale of its
 # pyramid that boxes one at least this surely: a back is a card-sized pattern, and a scale too large
 # for its cards cuts them into tile-sized pieces each boxed as a back (the scale its faces chose
-# lost det 8's backs so: MODEL_CARD.md, the eighth session's change).
+# lost det 8's backs so: models/HISTORY.md, the eighth session's change).
 _STILL_BACK_FLOOR = 0.5
 # ... and a back box is dropped as a piece of another where this share of it lies in a back box
 # ``_BACK_PIECE_AREA`` times its size or more ...
@@ -770,7 +770,8 @@ def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, 
     own scale by det 8, the photo-like stills' stray backs (``benchmarks/photo_stills.py``, seed 7)
     were face-up cards and their pips (90 of 125) and plain patches of the background (35).
     (A check that the box is not mostly paper-white, a face-up card boxed whole, dropped more real
-    backs, light designs and white borders, than stray ones: MODEL_CARD.md, the eighth session's change.)"""
+    backs, light designs and white borders, than stray ones: models/HISTORY.md,
+    the eighth session's change.)"""
     import cv2
 
     h, w = image.shape[:2]
@@ -864,7 +865,7 @@ class OnnxCardDetector:
     ``stills``: the images are stills (photos, ``detect``), not the camera's zone crops: stage 1 is
     the stills' one (``DetectorFiles.det_still``, det 8: taught card backs and cards on random
     backgrounds too) where ``models/`` has it. The camera's stage 1 (det 6) reads its table better
-    (MODEL_CARD.md, the eighth session's change).
+    (models/HISTORY.md, the eighth session's change).
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
