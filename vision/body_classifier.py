@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -189,8 +190,9 @@ def train_body_classifier(
     batch: int = 128,
     lr: float = 2e-3,
 ) -> dict[str, Any]:
-    """Train on ``train``'s zone windows for ``minutes``, score ``val``'s each epoch, export the last
-    epoch to ``out_onnx``; returns the run's record (also written beside it as JSON)."""
+    """Train on ``train``'s zone windows for ``minutes``, score ``val``'s each epoch and export it to
+    ``out_onnx`` (the last epoch is what stays); returns the run's record (also written beside it as
+    JSON)."""
     import torch
     import torch.nn.functional as F
 
@@ -230,7 +232,14 @@ def train_body_classifier(
         row.update(_scores(_probs(model, x_va), y_va))
         history.append(row)
         print(json.dumps(row), flush=True)
-    _export(model, out_onnx, {"epochs": str(epoch), "train": ",".join(str(d) for d in train)})
+        # the epoch on disk as it ends (by way of a .part file: always a whole export), so a run cut
+        # short leaves its last epoch (a machine restart cut an index classifier's 42-minute run once)
+        part = out_onnx.with_name(out_onnx.name + ".part")
+        _export(model, part, {"epochs": str(epoch), "train": ",".join(str(d) for d in train)})
+        os.replace(part, out_onnx)
+        model.train()  # the export's wrapper put it in eval mode
+    if not history:  # no epoch in the budget: the untrained model, as before
+        _export(model, out_onnx, {"epochs": "0", "train": ",".join(str(d) for d in train)})
     record: dict[str, Any] = {
         "train": [str(d) for d in train],
         "val": str(val),
