@@ -383,6 +383,16 @@ def test_a_duplicate_rests_on_the_reads_of_that_card_only() -> None:
         assert g.status == "review" and g.confidence == conf
 
 
+def test_a_duplicate_says_each_sightings_read_so_the_reviewer_sees_the_doubtful_one() -> None:
+    """A misread card and a second deck's copy look alike to the check: it names both sightings with
+    their reads, the doubtful one first to look at, and settles neither."""
+    shown = next(s for s in _duplicate().states if set(s.seat(1).high) & set(s.dealer.high))
+    [dup] = set(shown.seat(1).high) & set(shown.dealer.high)
+    [g] = camera_run(camera_cards(_duplicate(), {("seat1.high", dup): 0.52})).of("FOREIGN-CARD")
+    assert f"{dup} seen 2 times: at dealer (read {SURE:.2f}), seat1 (read 0.52)" in g.observed
+    assert g.status == "review"
+
+
 # --- HOUSE-WAY, FOUL-MISHANDLED, SETTLEMENT ------------------------------------------------------
 
 

@@ -16,7 +16,11 @@ Camera reads: a duplicate rests on both sightings being read right (a misread ca
 duplicate of the card it was taken for), and on nothing else: the other cards of the hands showing
 it may be misread without making or unmaking the duplicate. So the finding is no surer than the least
 sure of the reads of that card (``TableState.card_confidence``, per card; older records give each
-face its area's lowest read). A foreign token rests on its own read only. Below
+face its area's lowest read), and it says each sighting's read. The reviewer looks first at the
+doubtful one: another card misread as this one, or a second deck's copy read with doubt (b42-0013's
+and b43-0006's injected copies were read at 0.64 and 0.59: found for review). The pipeline does not
+settle which (renaming the weaker read would hide a real foreign card: models/HISTORY.md, eleventh
+session). A foreign token rests on its own read only. Below
 ``MonitorConfig.review_below`` it is a review item, and does not void the round.
 """
 
@@ -84,9 +88,15 @@ class ForeignCard(Check):
                         t=t,
                         frame=frame,
                         expected=f"one {card} in the deck",
-                        observed=f"{card} seen {len(names)} times: at {', '.join(names)}",
+                        observed=f"{card} seen {len(names)} times: at {_sightings(names, read[card])}",
                         read=min_read(*read[card]),
                         rests_on=[rnd.positions[n] for n in dict.fromkeys(names)],
                     )
                 )
         return out
+
+
+def _sightings(names: list[str], reads: list[float | None]) -> str:
+    """Where a card was seen, each sighting with its camera read where there is one: "dealer (read
+    0.99), seat1 (read 0.52)"; ground-truth states carry none: "dealer, seat1"."""
+    return ", ".join(n if r is None else f"{n} (read {r:.2f})" for n, r in zip(names, reads, strict=True))
