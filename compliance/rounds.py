@@ -137,12 +137,12 @@ class MonitorConfig(BaseModel):
         ge=0.0,
         le=1.0,
         description="a finding less sure than this is a 'review' item (shown and recorded apart), not an "
-        "alert. 0.7: a read's confidence is the stage-1 score x the classifier's p; on held-out decks "
-        "4,979 of 4,982 index reads at >= 0.7 were right (99.94 %), 99.66 % at >= 0.6 and 99.0 % at "
-        ">= 0.5 (models/HISTORY.md, cls 12; on the clean standard-index deck, cls 10: 3,835 of "
-        "3,835 at >= 0.7), so a finding resting on reads >= 0.7 rests on reads that are right. The checks' "
-        "own doubts sit on the same scale: 0.5-0.6 for a breach judged on a moment the camera did not see "
-        "(review), 0.7 and up for one seen (alert)",
+        "alert. 0.7: a read's confidence is the stage-1 score x the classifier's p; on the five "
+        "decorative held-out decks 5,976 of 5,988 index reads at >= 0.7 were right (99.80 %), 99.69 % at "
+        ">= 0.6 and 99.64 % at >= 0.5 (benchmarks/read_calibration.py --data D5, the shipped detector; "
+        "models/MODEL_CARD.md), so a finding resting on reads >= 0.7 rests on reads that are right. "
+        "The checks' own doubts sit on the same scale: 0.5-0.6 for a breach judged on a moment the "
+        "camera did not see (review), 0.7 and up for one seen (alert)",
     )
 
 
