@@ -138,9 +138,10 @@ def train_decks() -> list[str]:
             f"KDE training decks {', '.join(missing)} not installed under {KDE_DECK_DIR}: run "
             "scripts/setup.sh dev (installs Debian kdegames-card-data-kf5)"
         )
-    if npm_decks.missing():
+    absent = npm_decks.missing()
+    if absent:
         raise ArtworkError(
-            f"npm training decks {', '.join(npm_decks.missing())} not unpacked under "
+            f"npm training decks {', '.join(absent)} not unpacked under "
             f"{npm_decks.NPM_DECK_DIR}: run scripts/setup.sh dev (python -m render.npm_decks)"
         )
     return [d for d in available_decks() if d not in HELD_OUT_DECKS]

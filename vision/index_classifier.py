@@ -315,7 +315,6 @@ def _checkpoint(model: Any, imgsz: int, out_onnx: Path, extra_meta: dict[str, st
     """Export ``model`` as it is now to ``out_onnx`` by way of a temporary file, so the file on
     disk is always a whole export (the previous best or this one), never half of one."""
     tmp = out_onnx.with_name(out_onnx.name + ".part")
-    model.eval()
     _export_onnx(model, imgsz, tmp, {**extra_meta, "checkpoint": "best epoch so far"})
     os.replace(tmp, out_onnx)
 

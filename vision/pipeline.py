@@ -669,6 +669,12 @@ def _skin_mask(bgr: np.ndarray) -> np.ndarray:
     return np.asarray((y > 50) & (cr >= 138) & (cr <= 175) & (cb >= 80) & (cb <= 130))
 
 
+def _display_region(mode: str, seat: int | None) -> str | None:
+    """The card region of the position whose hand the i-Verify display shows (``IVerifyReading``'s
+    mode and seat): ``dealer``, ``seatN``, or None (blank)."""
+    return "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
+
+
 class TablePipeline:
     """Frames of one clip -> table states (one instance per clip or stream)."""
 
@@ -1224,7 +1230,7 @@ class TablePipeline:
         card's width on the panel (``px_per_mm``: the panel crop's scale; ``IVerifySlots.card_width_mm``).
         b41-0011: the dealer's dondorf Js on the display, its four corners found and none read surely,
         was missing while the dealer's hand, seen face up a moment before, held it."""
-        region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
+        region = _display_region(mode, seat)
         known = self._known_hand.get(region) if region is not None else None
         ub = self._unread_boxes.reshape(-1, 4)
         if known is None or not len(ub) or len(shown) != self._hand_size - 1:
@@ -1245,7 +1251,7 @@ class TablePipeline:
         whole (``_carry_known_face``), each card at its surest read when the region already holds the
         same hand. The dealer then sets the cards face down and turns them up later, when one of them
         may be read only in part."""
-        region = "dealer" if mode == "dealer" else f"seat{seat}" if mode == "seat" else None
+        region = _display_region(mode, seat)
         if region is None:
             return
         self._keep_hand(
