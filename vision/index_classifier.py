@@ -68,10 +68,42 @@ def load_crops(dirs: Sequence[Path], imgsz: int | None = None) -> tuple[np.ndarr
     return np.stack(images), np.asarray(labels, np.int64)
 
 
-def _build_model(width: int = 32) -> Any:
-    """conv-bn-relu blocks at widths w, 2w, 4w, 8w (max-pool between), global average pool,
-    dropout, linear to 54 classes."""
+HEADS = ("joint", "factored")
+
+
+def _factored_head(cin: int) -> Any:
+    """Rank and suit read apart, their log-probabilities added into the 54 classes (``heads
+    "factored"``): a face's log p is log p(rank) + log p(suit); the Joker and "not an index" are two
+    more outcomes of the rank head. The output is a log-probability row (its softmax is itself), so
+    the training loss and the exported softmax wrapper are unchanged. The idea: a held-out deck's
+    rank glyph and suit pip are drawn apart, so a rank learnt under four suits and a suit learnt
+    under thirteen ranks may carry to a new font better than 52 joint classes."""
+    import torch
     from torch import nn
+
+    class FactoredHead(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rank = nn.Linear(cin, 13 + 2)  # 2..A, then the Joker and "not an index"
+            self.suit = nn.Linear(cin, 4)  # in card-code order: s, h, d, c (rules/cards.py)
+
+        def forward(self, f: Any) -> Any:
+            lr = torch.log_softmax(self.rank(f), dim=1)
+            ls = torch.log_softmax(self.suit(f), dim=1)
+            # card code = (rank - 2) * 4 + suit (rules.cards.Card.of)
+            faces = (lr[:, :13, None] + ls[:, None, :]).reshape(-1, 52)
+            return torch.cat([faces, lr[:, 13:]], dim=1)
+
+    return FactoredHead()
+
+
+def _build_model(width: int = 32, heads: str = "joint") -> Any:
+    """conv-bn-relu blocks at widths w, 2w, 4w, 8w (max-pool between), global average pool,
+    dropout, linear to 54 classes (``heads="joint"``) or rank and suit heads (``"factored"``)."""
+    from torch import nn
+
+    if heads not in HEADS:
+        raise ValueError(f"heads must be one of {HEADS}, not {heads!r}")
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
@@ -90,7 +122,7 @@ def _build_model(width: int = 32) -> Any:
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(8 * w, NUM_CLASSES),
+        nn.Linear(8 * w, NUM_CLASSES) if heads == "joint" else _factored_head(8 * w),
     ]
     return nn.Sequential(*layers)
 
@@ -99,22 +131,37 @@ def _init_from_onnx(model: Any, onnx_path: Path) -> None:
     """Start ``model`` from a classifier this module exported (``--init``): a fine-tune, not a run
     from scratch. The export folds each batch norm into its convolution (weight and bias), so each
     conv takes the folded weight and its batch norm starts as the identity plus the folded bias
-    (mean 0, variance 1 - eps, scale 1): the same function as the ONNX until training moves it."""
+    (mean 0, variance 1 - eps, scale 1): the same function as the ONNX until training moves it.
+    The heads (joint or factored) keep their parameter names in the export (``m.<name>``), and
+    must be the ones ``model`` has."""
     import onnx
     import torch
     from onnx import numpy_helper
     from torch import nn
 
-    inits = [numpy_helper.to_array(t) for t in onnx.load(str(onnx_path)).graph.initializer]
+    inits = [(t.name, numpy_helper.to_array(t)) for t in onnx.load(str(onnx_path)).graph.initializer]
+    named = {n.removeprefix("m."): a for n, a in inits if n.startswith("m.")}
+    folded = [a for n, a in inits if not n.startswith("m.")]
     convs = [m for m in model if isinstance(m, nn.Conv2d)]
     norms = [m for m in model if isinstance(m, nn.BatchNorm2d)]
-    (linear,) = [m for m in model if isinstance(m, nn.Linear)]
-    weights = [a for a in inits if a.ndim == 4]
-    biases = [a for a in inits if a.ndim == 1 and a.shape[0] != NUM_CLASSES]
-    head = [a for a in inits if a.shape[0] == NUM_CLASSES]
+    head = {
+        f"{name}.{kind}": getattr(linear, kind)
+        for name, linear in model.named_modules()
+        if isinstance(linear, nn.Linear)
+        for kind in ("weight", "bias")
+    }
+    weights = [a for a in folded if a.ndim == 4]
+    biases = [a for a in folded if a.ndim == 1]
     shapes = [tuple(c.weight.shape) for c in convs]
-    if [a.shape for a in weights] != shapes or len(biases) != len(convs) or len(head) != 2:
-        raise ValueError(f"{onnx_path}: not a classifier of this shape (convolutions {shapes})")
+    if (
+        [a.shape for a in weights] != shapes
+        or len(biases) != len(convs)
+        or {k: tuple(v.shape) for k, v in head.items()} != {k: a.shape for k, a in named.items()}
+    ):
+        raise ValueError(
+            f"{onnx_path}: not a classifier of this shape (convolutions {shapes}, heads "
+            f"{sorted(head)}; the file has heads {sorted(named)})"
+        )
     with torch.no_grad():
         for conv, bn, w, b in zip(convs, norms, weights, biases, strict=True):
             conv.weight.copy_(torch.from_numpy(np.array(w)))
@@ -123,9 +170,8 @@ def _init_from_onnx(model: Any, onnx_path: Path) -> None:
             bn.reset_running_stats()  # mean 0, variance 1
             if bn.running_var is not None:
                 bn.running_var.fill_(1.0 - bn.eps)  # so that variance + eps is exactly 1
-        w_head, b_head = sorted(head, key=lambda a: a.ndim, reverse=True)
-        linear.weight.copy_(torch.from_numpy(np.array(w_head)))
-        linear.bias.copy_(torch.from_numpy(np.array(b_head)))
+        for k, v in head.items():
+            v.copy_(torch.from_numpy(np.array(named[k])))
 
 
 def _augment(x_u8: Any, imgsz: int, gen: Any, aspect: float = 0.0) -> Any:
@@ -334,6 +380,7 @@ def train_index_classifier(
     threads: int = 1,
     aspect: float = 0.0,
     init: Path | None = None,
+    heads: str = "joint",
 ) -> dict[str, Any]:
     """Train the CNN on ``train_dirs`` crops, score held-out top-1 on ``val_dir`` each epoch,
     export the best epoch to ``out_onnx`` (softmax included). The one-cycle learning-rate schedule
@@ -357,7 +404,7 @@ def train_index_classifier(
     load_s = time.perf_counter() - t_load
     print(f"loaded {len(ytr)} train / {len(yva_np)} val crops in {load_s:.1f}s", flush=True)
 
-    model = _build_model(width)
+    model = _build_model(width, heads)
     if init is not None:
         _init_from_onnx(model, init)
         start = _scores(_predict(model, xva), yva_np)["top1"]
@@ -417,7 +464,9 @@ def train_index_classifier(
             # keep the best epoch so far on disk: a run cut short (a machine restarted cut the
             # tenth session's 42-minute run after 9 epochs, nothing saved) still leaves a model
             # (the next epoch puts the model back in training mode)
-            _checkpoint(model, imgsz, out_onnx, {"best_epoch": str(ep + 1), "seed": str(seed)})
+            _checkpoint(
+                model, imgsz, out_onnx, {"best_epoch": str(ep + 1), "seed": str(seed), "heads": heads}
+            )
         if step >= total_steps or time.perf_counter() - t_train >= budget_s:
             print(f"schedule done after {step} steps, epoch {ep + 1}", flush=True)
             break
@@ -425,7 +474,9 @@ def train_index_classifier(
     model.load_state_dict(best_state)
     model.eval()
     torch_pred = _predict(model, xva)
-    _export_onnx(model, imgsz, out_onnx, {"best_epoch": str(int(best["epoch"])), "seed": str(seed)})
+    _export_onnx(
+        model, imgsz, out_onnx, {"best_epoch": str(int(best["epoch"])), "seed": str(seed), "heads": heads}
+    )
     onnx_scores = evaluate_onnx(out_onnx, val_dir)
     metrics: dict[str, Any] = {
         "train_dirs": [str(d) for d in train_dirs],
@@ -434,6 +485,7 @@ def train_index_classifier(
         "onnx_bytes": out_onnx.stat().st_size,
         "imgsz": imgsz,
         "width": width,
+        "heads": heads,
         "aspect_jitter": aspect,
         "init": str(init) if init is not None else None,
         "params": n_params,
@@ -470,6 +522,9 @@ def _main(argv: Sequence[str] | None = None) -> None:
         "--aspect-jitter", type=float, default=0.0, help="squeeze/stretch crops across by up to 1+this"
     )
     ap.add_argument("--init", type=Path, help="fine-tune from this exported classifier ONNX")
+    ap.add_argument(
+        "--heads", choices=HEADS, default="joint", help="54 joint classes, or rank and suit read apart"
+    )
     ap.add_argument("--eval-only", action="store_true", help="only score --out on --val")
     a = ap.parse_args(argv)
     if a.eval_only:
@@ -489,6 +544,7 @@ def _main(argv: Sequence[str] | None = None) -> None:
         threads=a.threads,
         aspect=a.aspect_jitter,
         init=a.init,
+        heads=a.heads,
     )
     print(json.dumps({k: v for k, v in m.items() if k != "history"}, indent=2))
 
