@@ -714,7 +714,16 @@ def run_live(
             frames = with_heartbeats(
                 frames, every=heartbeat, lag=0.3 if states is None else 0.02, speed=speed
             )
+        feed_lost = False
         for fr in frames:
+            if not fr.heartbeat and fr.state.feed_lost != feed_lost:
+                feed_lost = fr.state.feed_lost
+                console.print(
+                    f"[red]{source}: camera feed lost at t={fr.state.t:.2f}s; reconnecting (nothing is seen "
+                    "until it is back)[/]"
+                    if feed_lost
+                    else f"[green]{source}: camera feed back at t={fr.state.t:.2f}s[/]"
+                )
             if (
                 proc.last is not None
                 and not fr.heartbeat

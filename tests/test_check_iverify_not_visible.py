@@ -64,3 +64,34 @@ def test_the_dealers_arm_passing_over_the_display_for_3s_is_not_a_breach() -> No
     # the display for 3.04 s. An arm passing is not a display surveillance cannot see.
     t, _ = _round(3.04, occlude=True)
     assert Run(t).of(CHECK) == []
+
+
+def _feed_lost_round(lost_s: float) -> tuple[Table, int]:
+    """A round whose camera feed is lost for ``lost_s`` seconds after the deal: the states keep the
+    table as last seen (the display showing), marked ``feed_lost``, as ``vision.pipeline.watch`` and a
+    live feed's heartbeats give them."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all()
+    start = t.frame
+    t.hold(lost_s)
+    end = t.frame
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    t.states = [s.model_copy(update={"feed_lost": True}) if start <= s.frame < end else s for s in t.states]
+    return t, start
+
+
+def test_a_lost_camera_feed_hides_the_display_and_the_finding_says_so() -> None:
+    """WAC 230-15-280: while the feed is down the camera sees nothing, the display included, although
+    the states still show it as last seen (visible, not occluded)."""
+    t, start = _feed_lost_round(6.0)
+    assert all(s.iverify.visible and not s.occluded for s in t.states)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == start
+    assert f"the camera feed was lost at t={start / t.fps:.2f}s" in f.observed
+
+
+def test_a_feed_lost_for_4s_is_under_the_threshold_and_a_hidden_display_does_not_blame_the_feed() -> None:
+    t, _ = _feed_lost_round(4.0)
+    assert Run(t).of(CHECK) == []
+    t, _ = _round(6.0)
+    [f] = Run(t).of(CHECK)
+    assert "camera feed" not in f.observed

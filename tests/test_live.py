@@ -178,6 +178,16 @@ def test_run_live_view_renders_without_a_terminal(tmp_path: Path) -> None:
     assert "DEALER-REVEAL-EARLY" in text and "i-Verify" in text and "seat2" in text
 
 
+def test_the_console_says_when_the_camera_feed_is_lost_and_when_it_is_back(tmp_path: Path) -> None:
+    states = clip_states(pattern=(False,))
+    lost = {3, 4}  # the pipeline's lost state, then a heartbeat-like repeat of it
+    marked = [st.model_copy(update={"feed_lost": True}) if i in lost else st for i, st in enumerate(states)]
+    _, text = _live_on_states(tmp_path, marked, fake_factory, view=False)
+    assert text.count("camera feed lost") == 1 and text.count("camera feed back") == 1
+    assert f"camera feed lost at t={states[3].t:.2f}s" in text
+    assert f"camera feed back at t={states[5].t:.2f}s" in text
+
+
 def test_bad_states_line_names_file_line_and_frame(tmp_path: Path) -> None:
     p = tmp_path / "c.states.jsonl"
     states = clip_states(pattern=(False,))

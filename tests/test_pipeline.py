@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from compliance.cli import app
 from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
+from vision.sources import Frame
 from vision.state import TableState
 
 CFG = PipelineConfig(analyse_fps=None)
@@ -192,6 +194,74 @@ def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
     last = res[-1].state
     assert last.seat(1).high == ["As"]
     assert last.t == last.frame / 25.0 and last.frame % 2 == 0 and 10 < last.frame < 30
+
+
+def _live_feed_that_drops(
+    before: list[np.ndarray], after: list[np.ndarray], gap_s: float
+) -> tuple[Callable[..., Iterator[Frame]], list[dict[str, object]]]:
+    """A stand-in for ``vision.sources.iter_frames`` giving a camera's frames at 25 fps, a drop (the
+    source's lost marker), then the camera back ``gap_s`` later; and the keywords it was called with."""
+    url = "rtsp://cam/table7"
+    frames = [Frame(i, i / 25, img, url, True) for i, img in enumerate(before)]
+    n = len(before)
+    frames.append(Frame(n - 1, n / 25, None, url, True, lost=True))
+    frames += [Frame(n + i, n / 25 + gap_s + i / 25, img, url, True) for i, img in enumerate(after)]
+    seen: list[dict[str, object]] = []
+
+    def fake(source: object, **kw: object) -> Iterator[Frame]:
+        seen.append(kw)
+        yield from frames
+
+    return fake, seen
+
+
+def test_a_live_feed_that_drops_gives_a_lost_state_then_the_table_seen_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera drops: the table as last seen, marked ``feed_lost`` at the drop's time, with the last
+    analysed picture as its evidence; the first frame after it gives the table again although nothing
+    changed (else the watch would go on saying the feed is lost). A surveillance feed is waited for."""
+    import vision.pipeline
+
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    before = [t.frame(i) for i in range(30)]
+    after = [t.frame(i) for i in range(30, 40)]
+    fake, calls = _live_feed_that_drops(before, after, gap_s=20.0)
+    monkeypatch.setattr(vision.pipeline, "iter_frames", fake)
+    res = list(
+        watch("rtsp://cam/table7", lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5))
+    )
+    assert calls[0]["reconnect_tries"] is None
+    lost = [i for i, r in enumerate(res) if r.state.feed_lost]
+    assert len(lost) == 1 and 0 < lost[0] < len(res) - 1
+    gone, back = res[lost[0]], res[lost[0] + 1]
+    assert gone.state.t == pytest.approx(30 / 25) and gone.state.lcd == 5
+    # its frame is the last one analysed (every other frame at 12.5 fps), its picture that frame's
+    assert gone.state.frame == 28 and gone.image is before[28]
+    assert not back.state.feed_lost and back.state.t >= 30 / 25 + 20.0 and back.state.lcd == 5
+    assert back.image is after[back.state.frame - 30]
+    assert [r.state.feed_lost for r in res[lost[0] + 1 :]] == [False] * (len(res) - lost[0] - 1)
+
+
+def test_a_card_put_down_while_the_feed_was_lost_is_in_the_state_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.pipeline
+
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    before = [t.frame(i) for i in range(30)]
+    t.cards = [("As", 250, 620)]
+    after = [t.frame(i) for i in range(30, 60)]
+    fake, _ = _live_feed_that_drops(before, after, gap_s=5.0)
+    monkeypatch.setattr(vision.pipeline, "iter_frames", fake)
+    res = list(
+        watch("rtsp://cam/table7", lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5))
+    )
+    i = next(i for i, r in enumerate(res) if r.state.feed_lost)
+    assert res[i].state.seat(1).high == []
+    assert not res[-1].state.feed_lost and res[-1].state.seat(1).high == ["As"]
 
 
 def test_watch_paced_delivers_a_file_no_faster_than_a_camera(tmp_path: Path) -> None:

@@ -140,13 +140,50 @@ def test_stream_reconnects_with_backoff_and_logs(caplog: pytest.LogCaptureFixtur
             sleep=sleeps.append,
         ):
             got.append(f)
-    assert len(got) == 5 and all(f.live for f in got)
-    assert [f.frame for f in got] == [0, 1, 2, 3, 4]
-    assert got[0].t < got[-1].t
+    assert all(f.live for f in got)
+    # each drop says so in the stream: a marker with no picture, numbered as the last frame given
+    assert [(f.frame, f.lost, f.image is None) for f in got] == [
+        (0, False, False),
+        (1, False, False),
+        (2, False, False),
+        (2, True, True),
+        (3, False, False),
+        (4, False, False),
+        (4, True, True),
+    ]
+    assert got[0].t < got[3].t < got[4].t < got[-1].t
     assert sleeps == [0.5, 0.5, 1.0, 2.0]  # back-off restarts after the stream came back
     text = caplog.text
     assert "rtsp://cam/1: no frame after frame 2; reconnecting in 0.5 s" in text
     assert "stream back after 1 reconnect attempt" in text
+
+
+def test_a_stream_given_no_limit_is_reconnected_for_as_long_as_it_takes() -> None:
+    """``reconnect_tries=None`` (the pipeline's default: a camera that reboots is waited for): 20 failed
+    reconnects in a row, the wait capped, and the frames go on with one lost marker for the drop."""
+    _FakeCap.opened = 0
+    plan = [2] + [-1] * 20 + [3]  # -1: opens, gives nothing
+    clock = iter(np.arange(0, 100, 0.04).tolist())
+    sleeps: list[float] = []
+    frames = iter_frames(
+        "rtsp://cam/1",
+        opener=lambda t: _FakeCap(t, plan),
+        reconnect_tries=None,
+        backoff_s=0.5,
+        max_backoff_s=4.0,
+        clock=lambda: next(clock),
+        sleep=sleeps.append,
+    )
+    got = [f for _, f in zip(range(6), frames, strict=False)]
+    assert [(f.frame, f.lost) for f in got] == [
+        (0, False),
+        (1, False),
+        (1, True),
+        (2, False),
+        (3, False),
+        (4, False),
+    ]
+    assert len(sleeps) == 21 and max(sleeps) == 4.0
 
 
 def test_stream_that_never_opens() -> None:

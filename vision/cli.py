@@ -50,6 +50,7 @@ def _zones(st: TableState) -> dict[str, str]:
     body = f" {' '.join(iv.high)} / {' '.join(iv.low)}" if iv.mode != "blank" else ""
     z["iverify"] = ("" if iv.visible else "NOT VISIBLE ") + head + body
     z["occluded"] = " ".join(st.occluded) or "-"
+    z["feed"] = "LOST (reconnecting; the table as last seen)" if st.feed_lost else "-"
     return z
 
 

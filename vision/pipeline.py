@@ -110,6 +110,13 @@ class PipelineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     analyse_fps: float | None = Field(12.5, gt=0, description="frames analysed per second; None = all")
+    reconnect_tries: int | None = Field(
+        None,
+        ge=0,
+        description="a live feed that drops is reconnected this many times in a row before the watch "
+        "stops (vision.sources); None = for as long as it takes: a surveillance camera that reboots is "
+        "waited for, its lost spell reported in the table state (TableState.feed_lost)",
+    )
     small_px: int = Field(48, ge=8, description="longest side of the change-test crops")
     diff_level: int = Field(30, ge=1, le=255, description="grey-level difference that counts as changed")
     change_fraction: float = Field(0.02, gt=0, lt=1, description="share of changed pixels: region changed")
@@ -170,7 +177,9 @@ class PipelineConfig(BaseModel):
 
 class FrameResult(NamedTuple):
     state: TableState
-    image: np.ndarray  # the BGR frame of that state
+    image: (
+        np.ndarray | None
+    )  # the BGR frame of that state; None for a feed-lost marker (TableState.feed_lost)
 
 
 class _ZoneRead(NamedTuple):
@@ -755,6 +764,11 @@ class TablePipeline:
             return self._with_confidence(self.tracker.state(frame, t))
         return None
 
+    def state_now(self, frame: int, t: float) -> TableState | None:
+        """The table as the pipeline holds it now, stamped ``frame`` and ``t``; None before the first
+        state (warm-up)."""
+        return self._with_confidence(self.tracker.state(frame, t)) if self._warm else None
+
     def _with_confidence(self, state: TableState) -> TableState:
         """The state with how sure the camera is of each zone's cards: the confidences of the reading
         the zone shows (``TableState.read_confidence``, ``TableState.card_confidence``), or ``UNREAD``
@@ -1287,6 +1301,9 @@ def watch(
     ``pace`` plays a file as a camera would deliver it: no frame is analysed before its footage time
     (divided by ``pace``, the speed) has passed since the clip began, so what comes out, and when, is
     what a live feed of that footage would give (``paigow-monitor live FILE --realtime``).
+    A live feed that drops gives the table as last seen marked ``feed_lost`` (its time the drop's,
+    its frame and picture the last analysed), and the first frame analysed after it gives the table
+    as seen again, changed or not.
     """
     import time
 
@@ -1296,13 +1313,28 @@ def watch(
     pipe: TablePipeline | None = None
     clip: str | None = None
     last_live_t: float | None = None
+    lost = False  # the feed dropped and no state has said it is back
+    seen_last: tuple[int, np.ndarray] | None = None  # the last frame analysed: a lost feed's evidence
     for fr in iter_frames(
-        source, analyse_fps=cfg.analyse_fps, read_ahead=READ_AHEAD, read_ahead_mb=READ_AHEAD_MB
+        source,
+        analyse_fps=cfg.analyse_fps,
+        read_ahead=READ_AHEAD,
+        read_ahead_mb=READ_AHEAD_MB,
+        reconnect_tries=cfg.reconnect_tries,
     ):
+        if fr.lost:
+            # the table as last seen, at the drop's time and the last analysed frame (its picture)
+            seen = None
+            if pipe is not None and fr.clip == clip and seen_last is not None and not lost:
+                seen = pipe.state_now(seen_last[0], fr.t)
+            if seen is not None and seen_last is not None:
+                lost = True
+                yield FrameResult(seen.model_copy(update={"feed_lost": True}), seen_last[1])
+            continue
         if fr.image is None:
             continue
         if fr.clip != clip:
-            clip, pipe, last_live_t = fr.clip, TablePipeline(layout, det, cfg), None
+            clip, pipe, last_live_t, seen_last = fr.clip, TablePipeline(layout, det, cfg), None, None
             clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)
             _log.info("watching %s", clip)
         assert pipe is not None
@@ -1315,5 +1347,9 @@ def watch(
                 continue
             last_live_t = fr.t
         state = pipe.process(fr.frame, fr.t, fr.image)
+        seen_last = (fr.frame, fr.image)
+        if state is None and lost:
+            state = pipe.state_now(fr.frame, fr.t)
         if state is not None:
+            lost = False
             yield FrameResult(state, fr.image)

@@ -3,7 +3,10 @@
 Timestamps come from the source: a file's frame position (frame number / fps), never the wall clock.
 Live sources (streams, cameras) have no position, so there ``t`` is seconds since the source opened
 (a monotonic clock, injectable for tests). A live source that drops reconnects with back-off and logs
-each attempt; an unreadable file is a ``SourceError`` naming the file and the frame.
+each attempt, and says so in the stream too: the first failed read of each drop yields a ``lost``
+marker (no image), so that what reads the frames knows the camera saw nothing from then until the
+next frame, rather than taking the last picture for the table as it still is. An unreadable file is
+a ``SourceError`` naming the file and the frame.
 """
 
 from __future__ import annotations
@@ -42,9 +45,12 @@ class SourceError(RuntimeError):
 class Frame(NamedTuple):
     frame: int  # frame number within its clip (0-based)
     t: float  # seconds from the start of the clip (file) or since the stream opened (live)
-    image: np.ndarray | None  # BGR; None for a frame that was skipped (grabbed, not decoded)
+    image: np.ndarray | None  # BGR; None for a frame that was skipped (grabbed, not decoded) or lost
     clip: str  # the file or URL the frame comes from
     live: bool = False
+    # a live source stopped giving frames at ``t`` (a marker, ``image`` None; ``frame`` the last frame
+    # it gave): it is reconnecting, and nothing was seen until its next frame
+    lost: bool = False
 
 
 def _is_url(s: str) -> bool:
@@ -56,7 +62,7 @@ def iter_frames(
     *,
     analyse_fps: float | None = None,
     skipped: bool = False,
-    reconnect_tries: int = 8,
+    reconnect_tries: int | None = 8,
     backoff_s: float = 0.5,
     max_backoff_s: float = 10.0,
     clock: Callable[[], float] = time.monotonic,
@@ -70,7 +76,9 @@ def iter_frames(
 
     ``analyse_fps`` decodes a file's frames at about that rate (every n-th frame; the others are
     grabbed without being retrieved, and yielded with ``image=None`` only when ``skipped`` is true).
-    Live sources yield every frame (the pipeline skips by time). ``opener`` replaces
+    Live sources yield every frame (the pipeline skips by time); one that drops yields a ``lost``
+    marker and reconnects up to ``reconnect_tries`` times in a row (None: for as long as it takes),
+    waiting ``backoff_s`` and doubling up to ``max_backoff_s``. ``opener`` replaces
     ``cv2.VideoCapture`` (tests). ``read_ahead`` > 0 decodes a file's frames up to that many ahead in a
     thread of their own (``_read_ahead``), and no more than ``read_ahead_mb`` MB of images ahead where
     that is given (one frame at least); what is yielded, and any error, is the same.
@@ -239,7 +247,7 @@ def _live(
     target: str | int,
     name: str,
     open_cap: Callable[[Any], Any],
-    tries: int,
+    tries: int | None,
     backoff_s: float,
     max_backoff_s: float,
     clock: Callable[[], float],
@@ -265,18 +273,20 @@ def _live(
                 continue
             # dropped: reconnect with back-off
             failures += 1
-            if failures > tries:
+            if tries is not None and failures > tries:
                 raise SourceError(
                     f"{name}: stream lost after frame {i - 1}; gave up after {tries} reconnect attempts"
                 )
+            if failures == 1:
+                yield Frame(max(i - 1, 0), clock() - t0, None, name, True, lost=True)
             delay = wait.next()
             _log.warning(
-                "%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %d)",
+                "%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %s)",
                 name,
                 i - 1,
                 delay,
                 failures,
-                tries,
+                "unlimited" if tries is None else tries,
             )
             cap.release()
             sleep(delay)

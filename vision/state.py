@@ -59,6 +59,10 @@ class TableState(_Model):
     dealer: DealerState = Field(default_factory=DealerState)
     iverify: IVerifyState = Field(default_factory=IVerifyState)
     occluded: list[str] = Field(default_factory=list)  # zones hidden this frame ("seat3.high", "dealer")
+    # The live camera feed dropped at ``t`` (``vision.sources``: reconnecting): nothing at the table is
+    # seen from then until a state without it; the rest of this state is the table as last seen. False:
+    # the camera sees (files, ground truth, older records).
+    feed_lost: bool = False
     # How sure the camera is of each zone's cards, by the keys of ``occluded`` ("seat3.high",
     # "dealer.hand", "iverify"): the lowest read confidence of the face cards it shows (backs are
     # not read, so a zone of backs or an empty one is not listed), or ``UNREAD`` (0.0): the zone's
