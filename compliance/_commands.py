@@ -98,9 +98,14 @@ def live(
         raise typer.Exit(1) from e
     lat = f"; worst latency {s.max_latency_s * 1000:.1f} ms" if s.max_latency_s is not None else ""
     hook = f"; webhook delivered {s.webhook_delivered}, failed {s.webhook_failed}" if webhook else ""
+    feed = (
+        f"; camera feed lost {s.feed_lost} time(s), {s.feed_lost_s:.1f} s without a picture"
+        if s.feed_lost
+        else ""
+    )
     console.print(
         f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts - s.review} alert(s) "
-        f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}"
+        f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}{feed}"
     )
     if s.interrupted:
         raise typer.Exit(130)

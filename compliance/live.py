@@ -522,6 +522,8 @@ class LiveSummary(BaseModel):
     webhook_failed: int = 0
     max_latency_s: float | None = None  # frame arrival -> alert durably written, worst seen
     states_skipped: int = 0  # states the monitor refused (each named on the console)
+    feed_lost: int = 0  # times the camera feed dropped (TableState.feed_lost; each said on the console)
+    feed_lost_s: float = 0.0  # footage seconds without a picture over those drops (to the last state)
 
 
 _UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
@@ -694,6 +696,7 @@ def run_live(
     )
     interrupted = False
     skipped = 0
+    drops: list[list[float]] = []  # [lost at, back at (or the latest time seen)] of each drop of the feed
     old = signal.getsignal(signal.SIGTERM)
 
     def _term(signum: int, frame: FrameType | None) -> None:
@@ -718,12 +721,18 @@ def run_live(
         for fr in frames:
             if not fr.heartbeat and fr.state.feed_lost != feed_lost:
                 feed_lost = fr.state.feed_lost
+                if feed_lost:
+                    drops.append([fr.state.t, fr.state.t])
+                else:
+                    drops[-1][1] = fr.state.t
                 console.print(
                     f"[red]{source}: camera feed lost at t={fr.state.t:.2f}s; reconnecting (nothing is seen "
                     "until it is back)[/]"
                     if feed_lost
                     else f"[green]{source}: camera feed back at t={fr.state.t:.2f}s[/]"
                 )
+            if feed_lost:
+                drops[-1][1] = max(drops[-1][1], fr.state.t)  # heartbeats: time unseen goes on
             if (
                 proc.last is not None
                 and not fr.heartbeat
@@ -767,4 +776,6 @@ def run_live(
         webhook_failed=sender.failed if sender else 0,
         max_latency_s=max(latencies) if latencies else None,
         states_skipped=skipped,
+        feed_lost=len(drops),
+        feed_lost_s=round(sum(b - a for a, b in drops), 3),
     )

@@ -182,7 +182,8 @@ def test_the_console_says_when_the_camera_feed_is_lost_and_when_it_is_back(tmp_p
     states = clip_states(pattern=(False,))
     lost = {3, 4}  # the pipeline's lost state, then a heartbeat-like repeat of it
     marked = [st.model_copy(update={"feed_lost": True}) if i in lost else st for i, st in enumerate(states)]
-    _, text = _live_on_states(tmp_path, marked, fake_factory, view=False)
+    s, text = _live_on_states(tmp_path, marked, fake_factory, view=False)
+    assert s.feed_lost == 1 and s.feed_lost_s == pytest.approx(states[5].t - states[3].t, abs=1e-3)
     assert text.count("camera feed lost") == 1 and text.count("camera feed back") == 1
     assert f"camera feed lost at t={states[3].t:.2f}s" in text
     assert f"camera feed back at t={states[5].t:.2f}s" in text
