@@ -11,7 +11,9 @@ the round is void (seed 002 rule 5.1); SETTLEMENT does not judge a void round (n
 A finding less sure than ``MonitorConfig.review_below`` (0.7) gets the status "review" instead of
 "alert": it is written and shown like an alert, apart from them, for a person to look at (a finding
 built on a doubtful camera read; see each check's docstring for its confidence). A FOREIGN-CARD
-for review does not void the round.
+for review does not void the round. Every finding made while the camera's view has moved since the
+watch began (``TableState.view_moved_px``: the zones may show what lies beside them) is for review
+too, and says so.
 The wagers' settlement is read from the chips: a payout spot filled, a bet circle emptied
 (``TableState`` seats' ``payout`` and ``chips``).
 """
@@ -78,10 +80,14 @@ class Monitor:
         self._tracker = RoundTracker(layout, self.config, sink=self._on_event)
         self._findings: dict[int, list[Finding]] = {}
         self._new: list[Finding] = []
+        # the camera's view moved since the watch began (TableState.view_moved_px, latest state): the
+        # layout's zones no longer lie where calibrated, so what they show may be another zone's
+        self._view_moved: float | None = None
 
     # --- the runners' interface --------------------------------------------------------------
     def feed(self, state: TableState) -> Update:
         self._new = []
+        self._view_moved = state.view_moved_px
         events = self._tracker.feed(state)
         rnd = self._open_round()
         for check in self._checks:
@@ -129,6 +135,9 @@ class Monitor:
         for f in findings:
             if f.confidence < self.config.review_below:
                 f = f.model_copy(update={"status": "review"})
+            if self._view_moved is not None:  # found through zones that may be misplaced: for review
+                note = f"; the camera's view had moved {self._view_moved:g} px (zones may be misplaced)"
+                f = f.model_copy(update={"status": "review", "observed": f.observed + note})
             # a duplicate only suspected (a doubtful read) is for review and does not void the round
             if f.check_id is CheckId.FOREIGN_CARD and f.status == "alert" and rnd.void_reason is None:
                 rnd.void_reason = f"FOREIGN-CARD at t={f.t:.2f}s, frame {f.frame}"

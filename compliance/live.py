@@ -718,6 +718,7 @@ def run_live(
                 frames, every=heartbeat, lag=0.3 if states is None else 0.02, speed=speed
             )
         feed_lost = False
+        view_moved: float | None = None
         for fr in frames:
             if not fr.heartbeat and fr.state.feed_lost != feed_lost:
                 feed_lost = fr.state.feed_lost
@@ -733,6 +734,15 @@ def run_live(
                 )
             if feed_lost:
                 drops[-1][1] = max(drops[-1][1], fr.state.t)  # heartbeats: time unseen goes on
+            if not fr.heartbeat and fr.state.view_moved_px != view_moved:
+                view_moved = fr.state.view_moved_px
+                console.print(
+                    f"[green]{source}: the camera's view is back in place at t={fr.state.t:.2f}s[/]"
+                    if view_moved is None
+                    else f"[red]{source}: the camera's view has moved {view_moved:g} px at "
+                    f"t={fr.state.t:.2f}s (knocked or turned?): the layout's zones are off until it is put "
+                    "back or recalibrated[/]"
+                )
             if (
                 proc.last is not None
                 and not fr.heartbeat

@@ -1,5 +1,6 @@
-"""Serve a video file as a live MJPEG-over-HTTP camera that drops out: to try `watch` and `live` on a
-feed that is lost and comes back, as a surveillance camera that reboots does.
+"""Serve a video file as a live MJPEG-over-HTTP camera that drops out (and may be knocked): to try
+`watch` and `live` on a feed that is lost and comes back, as a surveillance camera that reboots
+does, and on a camera whose view moves (``--knock-at``, ``--knock-px``).
 
     .venv/bin/python scripts/flaky_stream.py sample_footage/s01-seven-compliant.mp4 --port 8765 \\
         --drop-at 20 --drop-for 12
@@ -9,7 +10,8 @@ The clip is played at its own frame rate from the moment the server starts (``--
 the pictures first). At ``--drop-at`` seconds of footage the server cuts every connection and
 refuses new ones for ``--drop-for`` seconds (what the reader sees of a camera that went away), then
 goes on with the footage from where it would be had it never stopped: the frames of the outage are
-never shown, as with a real camera. It stops at the clip's end.
+never shown, as with a real camera. From ``--knock-at`` seconds on every picture is shifted
+``--knock-px`` pixels to the right (a camera knocked on its mount). It stops at the clip's end.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 
 def main() -> int:
@@ -30,6 +33,8 @@ def main() -> int:
     ap.add_argument("--drop-at", type=float, default=20.0, help="footage seconds at which the feed drops")
     ap.add_argument("--drop-for", type=float, default=12.0, help="seconds the feed stays down")
     ap.add_argument("--scale", type=float, default=1.0, help="shrink the pictures (1 = as they are)")
+    ap.add_argument("--knock-at", type=float, default=None, help="footage seconds at which the view moves")
+    ap.add_argument("--knock-px", type=float, default=20.0, help="how far it moves, pixels to the right")
     a = ap.parse_args()
     cap = cv2.VideoCapture(str(a.video))
     if not cap.isOpened():
@@ -42,6 +47,9 @@ def main() -> int:
             break
         if a.scale != 1.0:
             img = cv2.resize(img, None, fx=a.scale, fy=a.scale, interpolation=cv2.INTER_AREA)
+        if a.knock_at is not None and len(frames) >= a.knock_at * fps:
+            m = np.float32([[1, 0, a.knock_px], [0, 1, 0]])
+            img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
         frames.append(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
     url = f"http://127.0.0.1:{a.port}/"
     print(f"{a.video}: {len(frames)} frames at {fps:g} fps; serving on {url}", flush=True)

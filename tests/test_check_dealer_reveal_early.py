@@ -35,3 +35,12 @@ def test_empty_spot_dead_hand_is_not_waited_for() -> None:
     run = Run(t)
     assert run.of(CHECK) == []
     assert "dealer_exposed" in run.kinds()
+
+
+def test_a_breach_seen_while_the_cameras_view_has_moved_is_for_review_and_says_so() -> None:
+    """The engine, for every check: a knocked camera's zones may show what lies beside them."""
+    t = _dealt().set(1).expose_dealer()
+    t.dealer_set().turn(1).collect_all().hold(1)
+    t.states = [s.model_copy(update={"view_moved_px": 18.5}) for s in t.states]
+    [f] = Run(t).of(CHECK)
+    assert f.status == "review" and "the camera's view had moved 18.5 px" in f.observed

@@ -189,6 +189,17 @@ def test_the_console_says_when_the_camera_feed_is_lost_and_when_it_is_back(tmp_p
     assert f"camera feed back at t={states[5].t:.2f}s" in text
 
 
+def test_the_console_says_when_the_cameras_view_moved_and_when_it_is_back(tmp_path: Path) -> None:
+    states = clip_states(pattern=(False,))
+    moved = [
+        st.model_copy(update={"view_moved_px": 21.5}) if i in (3, 4) else st for i, st in enumerate(states)
+    ]
+    _, text = _live_on_states(tmp_path, moved, fake_factory, view=False)
+    assert f"the camera's view has moved 21.5 px at t={states[3].t:.2f}s" in text
+    assert text.count("has moved") == 1
+    assert f"view is back in place at t={states[5].t:.2f}s" in text
+
+
 def test_bad_states_line_names_file_line_and_frame(tmp_path: Path) -> None:
     p = tmp_path / "c.states.jsonl"
     states = clip_states(pattern=(False,))

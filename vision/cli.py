@@ -51,6 +51,8 @@ def _zones(st: TableState) -> dict[str, str]:
     z["iverify"] = ("" if iv.visible else "NOT VISIBLE ") + head + body
     z["occluded"] = " ".join(st.occluded) or "-"
     z["feed"] = "LOST (reconnecting; the table as last seen)" if st.feed_lost else "-"
+    moved = st.view_moved_px
+    z["view"] = "-" if moved is None else f"MOVED {moved:g} px since the watch began: recalibrate"
     return z
 
 

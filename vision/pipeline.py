@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
 from vision._still_memory import StillMemory
+from vision._view_watch import ViewWatch
 from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
 from vision.chips import FeltModel, chips_present, inner_mask
 from vision.detections import (
@@ -110,6 +111,15 @@ class PipelineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     analyse_fps: float | None = Field(12.5, gt=0, description="frames analysed per second; None = all")
+    view_check_s: float | None = Field(
+        4.0,
+        gt=0,
+        description="footage seconds between checks that the camera's view has not moved since the watch "
+        "began (TableState.view_moved_px; three checks running confirm a move, about 15 ms each); None = off",
+    )
+    view_moved_share: float = Field(
+        0.004, gt=0, lt=1, description="a view moved this share of the frame's width or more has moved"
+    )
     reconnect_tries: int | None = Field(
         None,
         ge=0,
@@ -705,6 +715,11 @@ class TablePipeline:
             names = tuple(z.name for z in r.zones)
             self._watch.append(_Watch(r, s, self._zone_watches(r, s), zone_names=names))
         self.tracker = TableTracker(layout, self.cfg.hold_frames, self.cfg.hold_s)
+        self._view = (
+            ViewWatch(every_s=self.cfg.view_check_s, moved_share=self.cfg.view_moved_share)
+            if self.cfg.view_check_s
+            else None
+        )
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
@@ -751,10 +766,13 @@ class TablePipeline:
             readings.update(self._step(w, image, t, thumb))
             occluded.update(z.name for z in w.zones if z.occluded)
         readings["occluded"] = frozenset(occluded)
+        view_changed = self._view is not None and self._view.update(image, t)
         if self._t0 is None:
             self._t0 = t
         if self._warm:
             state = self.tracker.update(readings, frame, t)
+            if state is None and view_changed:  # the view moved, or is back: a state says so
+                state = self.tracker.state(frame, t)
             return None if state is None else self._with_confidence(state)
         # warm-up: no state until every region has been read once (or force_after_s passed)
         self.tracker.update(readings, frame, t)
@@ -820,6 +838,8 @@ class TablePipeline:
             update["carried_faces"] = carried
         if blank:
             update["blank_corner_faces"] = blank
+        if self._view is not None and self._view.shift_px is not None:
+            update["view_moved_px"] = self._view.shift_px
         return state.model_copy(update=update) if update else state
 
     def _zone_watches(self, r: Region, scale: float) -> list[_ZoneWatch]:

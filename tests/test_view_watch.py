@@ -1,0 +1,100 @@
+"""The camera's view moved since the watch began (vision._view_watch, TableState.view_moved_px)."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision._view_watch import ViewWatch
+from vision.cli import describe_change
+from vision.layout import load_layout
+from vision.pipeline import PipelineConfig, TablePipeline
+from vision.sources import read_first_frame
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_footage"
+
+
+@cache
+def _table() -> np.ndarray:
+    """s01's first frame: the real rendered table, 1920x1080."""
+    return read_first_frame(SAMPLE / "s01-seven-compliant.mp4")
+
+
+def _moved(img: np.ndarray, dx: float = 0.0, dy: float = 0.0, deg: float = 0.0) -> np.ndarray:
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    m[:, 2] += (dx, dy)
+    return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _arm(img: np.ndarray, x: int) -> np.ndarray:
+    """A dealer's arm (a skin-coloured band a fifth of the frame wide) reaching in from the bottom."""
+    out = img.copy()
+    w = img.shape[1] // 5
+    cv2.rectangle(out, (x, img.shape[0] // 3), (x + w, img.shape[0]), (120, 160, 215), -1)
+    return out
+
+
+def test_a_table_in_place_with_arms_moving_over_it_has_not_moved() -> None:
+    img = _table()
+    vw = ViewWatch(every_s=1.0)
+    changed = [vw.update(_arm(img, x) if k else img, float(k)) for k, x in enumerate(range(0, 1500, 150))]
+    assert not any(changed) and vw.shift_px is None
+    assert (vw.measure(_arm(img, 700)) or 0.0) < 1.0
+
+
+def test_a_knocked_camera_is_reported_after_three_checks_and_back_in_place_after_three() -> None:
+    img = _table()
+    vw = ViewWatch(every_s=1.0)
+    assert not vw.update(img, 0.0)
+    knocked = _moved(img, dx=14.0, dy=-5.0)
+    seen = [vw.update(knocked, float(t)) for t in (1, 2, 3)]
+    assert seen == [False, False, True]
+    assert vw.shift_px == pytest.approx(math.hypot(14, 5), abs=4.0)  # one analysed pixel: 4 here
+    assert not vw.update(knocked, 3.5)  # not a check yet: one every second
+    assert [vw.update(img, float(t)) for t in (4, 5, 6)] == [False, False, True] and vw.shift_px is None
+
+
+def test_a_camera_turned_on_its_mount_is_measured_at_the_frame_corners() -> None:
+    img = _table()
+    vw = ViewWatch()
+    vw.measure(img)
+    h, w = img.shape[:2]
+    got = vw.measure(_moved(img, deg=0.5))
+    assert got == pytest.approx(math.hypot(w, h) / 2 * math.radians(0.5), rel=0.1)
+
+
+def test_a_covered_lens_is_no_evidence_either_way() -> None:
+    img = _table()
+    vw = ViewWatch(every_s=1.0)
+    vw.update(img, 0.0)
+    dark = np.zeros_like(img)
+    assert vw.measure(dark) is None
+    assert not any(vw.update(dark, float(t)) for t in (1, 2, 3, 4)) and vw.shift_px is None
+
+
+def test_the_pipeline_says_the_view_moved_in_its_table_state() -> None:
+    lay = load_layout(SAMPLE / "render-7card.layout.yaml")
+    img = _table()
+    pipe = TablePipeline(lay, _NoCards(), PipelineConfig(view_check_s=1.0, analyse_fps=None))
+    states = [pipe.process(k, k / 2, img) for k in range(12)]
+    assert any(s is not None for s in states) and all(s is None or s.view_moved_px is None for s in states)
+    knocked = _moved(img, dx=-20.0)
+    later = [s for k in range(12, 30) if (s := pipe.process(k, k / 2, knocked)) is not None]
+    assert later and later[-1].view_moved_px == pytest.approx(20.0, abs=4.0)
+    first = next(s for s in states if s is not None)
+    assert "view=MOVED " in describe_change(first, later[-1])
+
+
+class _NoCards:
+    """A detector that finds nothing (the view check needs no cards)."""
+
+    def detect(self, image: np.ndarray, **kw: object) -> object:
+        from vision.detections import Detections
+
+        return Detections()

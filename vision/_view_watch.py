@@ -1,0 +1,99 @@
+"""Has the camera's view moved since the watch began? (a camera bumped, or turned on its mount)
+
+The layout maps the table onto the image by reference points found once (``calibrate``). A fixed
+camera that is knocked or turned puts every zone somewhere else: the pipeline would read the felt
+beside a hand, or half of one, and say the cards are gone. Surveillance must know at once, and must
+recalibrate.
+
+Every ``every_s`` seconds of footage the frame, grey and shrunk to ``width`` pixels, is matched
+against the first frame by ORB features: the similarity transform (shift, turn, zoom) that most
+matches agree on (RANSAC), so hands, arms and cards moving over part of the table are outliers. The
+view has moved by how far that transform carries the frame's corners and centre, the farthest.
+``moved_share`` of the frame's width or more, seen ``confirm`` checks running, is a moved view; in
+place ``confirm`` checks running, it is back. A check with fewer than ``min_inliers`` agreeing
+matches (the picture unlike the first: the lights out, the lens covered) counts neither way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+class ViewWatch:
+    def __init__(
+        self,
+        *,
+        width: int = 480,
+        every_s: float = 4.0,
+        moved_share: float = 0.004,
+        confirm: int = 3,
+        min_inliers: int = 40,
+    ) -> None:
+        self.width, self.every_s, self.moved_share = width, every_s, moved_share
+        self.confirm, self.min_inliers = confirm, min_inliers
+        self._orb = cv2.ORB.create(nfeatures=1500)
+        self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True)
+        self._ref: tuple[tuple[cv2.KeyPoint, ...], np.ndarray] | None = None
+        self._probe = np.zeros((5, 2), np.float32)  # the analysed frame's corners and centre
+        self._shape: tuple[int, ...] = ()
+        self._scale = 1.0  # full-resolution pixels per analysed pixel
+        self._next_t = -math.inf
+        self._run: list[float | None] = []  # the latest conclusive checks' shifts (None: in place)
+        self.shift_px: float | None = None  # the confirmed shift, full-resolution pixels; None: in place
+
+    def _features(self, image: np.ndarray) -> tuple[tuple[cv2.KeyPoint, ...], np.ndarray | None]:
+        h, w = image.shape[:2]
+        small = cv2.resize(
+            image, (self.width, max(8, round(h * self.width / w))), interpolation=cv2.INTER_AREA
+        )
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        kp, des = self._orb.detectAndCompute(grey, None)
+        return tuple(kp), des
+
+    def measure(self, image: np.ndarray) -> float | None:
+        """How far the view has moved from the first frame's, full-resolution pixels; None when the
+        check is inconclusive (or this is the first frame)."""
+        kp, des = self._features(image)
+        if self._ref is None or image.shape != self._shape:
+            if des is not None and len(kp) >= self.min_inliers:
+                h, w = image.shape[:2]
+                sw, sh = self.width, h * self.width / w
+                self._ref, self._shape, self._scale = (kp, des), image.shape, w / self.width
+                self._probe = np.array([[0, 0], [sw, 0], [0, sh], [sw, sh], [sw / 2, sh / 2]], np.float32)
+            return None
+        if des is None or len(kp) < self.min_inliers:
+            return None
+        ref_kp, ref_des = self._ref
+        matches = self._matcher.match(ref_des, des)
+        if len(matches) < self.min_inliers:
+            return None
+        src = np.array([ref_kp[m.queryIdx].pt for m in matches], np.float32)
+        dst = np.array([kp[m.trainIdx].pt for m in matches], np.float32)
+        a, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=2.0)
+        if a is None or inliers is None or int(inliers.sum()) < self.min_inliers:
+            return None
+        moved = self._probe @ a[:, :2].T + a[:, 2] - self._probe
+        return float(np.hypot(moved[:, 0], moved[:, 1]).max() * self._scale)
+
+    def update(self, image: np.ndarray, t: float) -> bool:
+        """Look at ``image`` (footage time ``t``) if a check is due; True when ``shift_px`` changed."""
+        if t < self._next_t:
+            return False
+        self._next_t = t + self.every_s
+        shift = self.measure(image)
+        if shift is None:
+            return False
+        moved = shift >= self.moved_share * self._shape[1]
+        self._run = [*self._run, shift if moved else None][-self.confirm :]
+        if len(self._run) < self.confirm:
+            return False
+        if all(s is not None for s in self._run) and self.shift_px is None:
+            self.shift_px = round(float(self._run[-1] or 0.0), 1)
+            return True
+        if all(s is None for s in self._run) and self.shift_px is not None:
+            self.shift_px = None
+            return True
+        return False
