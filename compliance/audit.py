@@ -32,6 +32,7 @@ from compliance.live import (
     StreamError,
     StreamFrame,
     StreamProcessor,
+    camera_changes,
     default_monitor,
     monitor_for,
     stream_frames,
@@ -39,6 +40,7 @@ from compliance.live import (
 )
 from compliance.reports import CLIPS_DIR, ClipReport, atomic_write_text, clip_html, write_summary
 from vision.layout import LayoutError, TableLayout, load_layout
+from vision.state import TableState
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -293,8 +295,11 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         )
         next_tick = 0.0
         fr: StreamFrame
+        before: TableState | None = None
         for fr in stream_frames(source, layout, states=job.states if job.mode == "states" else None):
             last_frame = fr.state.frame
+            rep.camera += [note for _, note in camera_changes(before, fr.state)]
+            before = fr.state
             proc.feed(fr)
             if fr.state.t >= next_tick:
                 _report_progress(job.clip, fr.state.t)

@@ -40,6 +40,7 @@ __all__ = [
     "StreamError",
     "StreamFrame",
     "StreamProcessor",
+    "camera_changes",
     "default_monitor",
     "monitor_for",
     "read_states",
@@ -167,6 +168,34 @@ def stream_frames(
     paced = realtime and not (isinstance(src, int) or "://" in source)
     for r in watch(src, layout, detector=detector, pace=speed if paced else None):
         yield StreamFrame(r.state, r.image, time.time())
+
+
+def camera_changes(before: TableState | None, now: TableState) -> list[tuple[bool, str]]:
+    """What changed in the camera's own state from ``before`` to ``now``, each as (trouble?, a line
+    for the operator or the auditor): the live feed lost or back (``TableState.feed_lost``), the view
+    moved or back in place (``TableState.view_moved_px``). Nothing for the first state in place."""
+    out: list[tuple[bool, str]] = []
+    lost = before.feed_lost if before is not None else False
+    moved = before.view_moved_px if before is not None else None
+    at = f"t={now.t:.2f}s (frame {now.frame})"
+    if now.feed_lost != lost:
+        out.append(
+            (True, f"camera feed lost at {at}; reconnecting (nothing is seen until it is back)")
+            if now.feed_lost
+            else (False, f"camera feed back at {at}")
+        )
+    if now.view_moved_px != moved:
+        out.append(
+            (False, f"the camera's view is back in place at {at}")
+            if now.view_moved_px is None
+            else (
+                True,
+                f"the camera's view has moved {now.view_moved_px:g} px at {at} (knocked or turned?): the "
+                "layout's zones are off until it is put back or recalibrated; findings meanwhile are for "
+                "review",
+            )
+        )
+    return out
 
 
 def with_heartbeats(
@@ -718,31 +747,18 @@ def run_live(
                 frames, every=heartbeat, lag=0.3 if states is None else 0.02, speed=speed
             )
         feed_lost = False
-        view_moved: float | None = None
+        last_camera: TableState | None = None
         for fr in frames:
-            if not fr.heartbeat and fr.state.feed_lost != feed_lost:
-                feed_lost = fr.state.feed_lost
-                if feed_lost:
+            if not fr.heartbeat:
+                for bad, note in camera_changes(last_camera, fr.state):
+                    console.print(f"[{'red' if bad else 'green'}]{source}: {note}[/]")
+                if fr.state.feed_lost and not feed_lost:
                     drops.append([fr.state.t, fr.state.t])
-                else:
+                elif feed_lost and not fr.state.feed_lost:
                     drops[-1][1] = fr.state.t
-                console.print(
-                    f"[red]{source}: camera feed lost at t={fr.state.t:.2f}s; reconnecting (nothing is seen "
-                    "until it is back)[/]"
-                    if feed_lost
-                    else f"[green]{source}: camera feed back at t={fr.state.t:.2f}s[/]"
-                )
+                feed_lost, last_camera = fr.state.feed_lost, fr.state
             if feed_lost:
                 drops[-1][1] = max(drops[-1][1], fr.state.t)  # heartbeats: time unseen goes on
-            if not fr.heartbeat and fr.state.view_moved_px != view_moved:
-                view_moved = fr.state.view_moved_px
-                console.print(
-                    f"[green]{source}: the camera's view is back in place at t={fr.state.t:.2f}s[/]"
-                    if view_moved is None
-                    else f"[red]{source}: the camera's view has moved {view_moved:g} px at "
-                    f"t={fr.state.t:.2f}s (knocked or turned?): the layout's zones are off until it is put "
-                    "back or recalibrated[/]"
-                )
             if (
                 proc.last is not None
                 and not fr.heartbeat

@@ -71,6 +71,9 @@ class ClipReport(BaseModel):
     rounds: list[RoundRecord] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
     findings: list[Alert] = Field(default_factory=list)  # each finding as an alert, with its evidence
+    # the camera's own trouble, in order (compliance.live.camera_changes): its view moved or back in
+    # place, a live feed lost or back. Findings made while the view has moved are review items.
+    camera: list[str] = Field(default_factory=list)
 
 
 class BatchSummary(BaseModel):
@@ -268,6 +271,9 @@ def clip_html(rep: ClipReport) -> str:
     )
     if rep.error:
         parts.append(f"<p class=fail>Error: <span class=mono>{_e(rep.error)}</span></p>")
+    if rep.camera:
+        notes = "".join(f"<li>{_e(n)}</li>" for n in rep.camera)
+        parts.append(f"<h2>Camera</h2><ul class=fail>{notes}</ul>")
     parts.append(_findings_html(rep.findings))
     by_round: dict[int, list[Alert]] = {}
     for a in rep.findings:

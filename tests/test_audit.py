@@ -223,6 +223,33 @@ def test_audit_with_the_real_engine_flags_the_early_reveal(tmp_path: Path) -> No
     assert not [a for a in rep.findings if a.round == 1]  # the compliant round
 
 
+def test_a_camera_knocked_in_a_clip_is_in_its_report_and_its_later_findings_are_for_review(
+    tmp_path: Path,
+) -> None:
+    """The real engine: the early reveal of round 2 happens after the camera's view moved."""
+    from test_audit_support import write_states
+
+    src = tmp_path / "footage"
+    make_clip(src, "knocked", pattern=(False, True))
+    states = clip_states(pattern=(False, True))
+    cut = len(states) // 2
+    knocked = [
+        st.model_copy(update={"view_moved_px": 16.5}) if i >= cut else st for i, st in enumerate(states)
+    ]
+    write_states(src / "knocked.states.jsonl", knocked)
+    audit_mod.run_audit([src], tmp_path / "o", states=True, progress=False)
+    (rep,) = load_clip_reports(tmp_path / "o")[0]
+    at = knocked[cut]
+    assert rep.camera == [
+        f"the camera's view has moved 16.5 px at t={at.t:.2f}s (frame {at.frame}) (knocked or turned?): the "
+        "layout's zones are off until it is put back or recalibrated; findings meanwhile are for review"
+    ]
+    [reveal] = [a for a in rep.findings if a.check_id.value == "DEALER-REVEAL-EARLY"]
+    assert reveal.status == "review" and "view had moved 16.5 px" in reveal.observed
+    html = (tmp_path / "o" / "clips" / "knocked" / "report.html").read_text()
+    assert "<h2>Camera</h2>" in html and "has moved 16.5 px" in html
+
+
 def test_ctrl_c_keeps_finished_clips_and_writes_the_summary(tmp_path: Path, fake_engine: None) -> None:
     src = tmp_path / "footage"
     for name in ("c1", "c2"):
