@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from compliance.cli import app
 from vision.calibrate import CalibrationError, calibrate_file, find_markers, parse_points, with_image_points
-from vision.layout import load_layout
+from vision.layout import LayoutError, load_layout
 
 
 def _marker_scene(h_true: np.ndarray, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
@@ -101,5 +101,16 @@ def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
         (15, 580),
     ]
     assert (new.image_width, new.image_height) == (800, 600)
+    # the calibrated view kept beside it, for the pipeline's check that the camera has not moved
+    assert new.reference_view == "out.view.jpg" and new.reference_view_path() == tmp_path / "out.view.jpg"
+    view = cv2.imread(str(tmp_path / "out.view.jpg"))
+    assert view is not None and view.shape == (720, 960, 3)
     res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out)])
     assert res.exit_code == 1 and "exactly one of --aruco or --points" in res.output
+
+
+def test_a_layout_naming_a_calibrated_view_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
+    lay = make_layout().model_copy(update={"reference_view": "gone.view.jpg"})
+    lay.dump(tmp_path / "t.yaml")
+    with pytest.raises(LayoutError, match=r"t.yaml: reference_view: no such file .*gone.view.jpg"):
+        load_layout(tmp_path / "t.yaml")

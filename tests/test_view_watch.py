@@ -98,3 +98,22 @@ class _NoCards:
         from vision.detections import Detections
 
         return Detections()
+
+
+def test_a_camera_already_off_when_the_watch_begins_is_seen_against_its_calibrated_view(
+    tmp_path: Path,
+) -> None:
+    """``calibrate`` keeps a picture of the calibrated view; a watch of a camera knocked before it
+    began compares with that, not with its first frame (which would make the knock the norm)."""
+    from vision.calibrate import calibrated_view
+
+    img = _table()
+    lay = load_layout(SAMPLE / "render-7card.layout.yaml")
+    cv2.imwrite(str(tmp_path / "t.view.jpg"), calibrated_view(img))
+    lay.model_copy(update={"reference_view": "t.view.jpg"}).dump(tmp_path / "t.yaml")
+    knocked = _moved(img, dx=-20.0)
+    for layout, expect in ((lay, None), (load_layout(tmp_path / "t.yaml"), 20.0)):
+        pipe = TablePipeline(layout, _NoCards(), PipelineConfig(view_check_s=1.0, analyse_fps=None))
+        got = [s for k in range(16) if (s := pipe.process(k, k / 2, knocked)) is not None]
+        moved = got[-1].view_moved_px
+        assert moved is None if expect is None else moved == pytest.approx(expect, abs=4.0)

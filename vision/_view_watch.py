@@ -1,4 +1,4 @@
-"""Has the camera's view moved since the watch began? (a camera bumped, or turned on its mount)
+"""Has the camera's view moved since it was calibrated? (a camera bumped, or turned on its mount)
 
 The layout maps the table onto the image by reference points found once (``calibrate``). A fixed
 camera that is knocked or turned puts every zone somewhere else: the pipeline would read the felt
@@ -6,12 +6,14 @@ beside a hand, or half of one, and say the cards are gone. Surveillance must kno
 recalibrate.
 
 Every ``every_s`` seconds of footage the frame, grey and shrunk to ``width`` pixels, is matched
-against the first frame by ORB features: the similarity transform (shift, turn, zoom) that most
-matches agree on (RANSAC), so hands, arms and cards moving over part of the table are outliers. The
-view has moved by how far that transform carries the frame's corners and centre, the farthest.
-``moved_share`` of the frame's width or more, seen ``confirm`` checks running, is a moved view; in
-place ``confirm`` checks running, it is back. A check with fewer than ``min_inliers`` agreeing
-matches (the picture unlike the first: the lights out, the lens covered) counts neither way.
+against the reference view by ORB features: the picture ``calibrate`` kept of the calibrated view
+(``TableLayout.reference_view``, given to ``set_reference``), else the watch's first frame. The
+similarity transform (shift, turn, zoom) that most matches agree on (RANSAC) is the view's move, so
+hands, arms and cards moving over part of the table are outliers. The view has moved by how far
+that transform carries the frame's corners and centre, the farthest. ``moved_share`` of the frame's
+width or more, seen ``confirm`` checks running, is a moved view; in place ``confirm`` checks
+running, it is back. A check with fewer than ``min_inliers`` agreeing matches (the picture unlike
+the reference: the lights out, the lens covered) counts neither way.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class ViewWatch:
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True)
         self._ref: tuple[tuple[cv2.KeyPoint, ...], np.ndarray] | None = None
         self._probe = np.zeros((5, 2), np.float32)  # the analysed frame's corners and centre
-        self._shape: tuple[int, ...] = ()
+        self._aspect = 0.0  # the reference's height / width
         self._scale = 1.0  # full-resolution pixels per analysed pixel
         self._next_t = -math.inf
         self._run: list[float | None] = []  # the latest conclusive checks' shifts (None: in place)
@@ -53,17 +55,27 @@ class ViewWatch:
         kp, des = self._orb.detectAndCompute(grey, None)
         return tuple(kp), des
 
-    def measure(self, image: np.ndarray) -> float | None:
-        """How far the view has moved from the first frame's, full-resolution pixels; None when the
-        check is inconclusive (or this is the first frame)."""
+    def set_reference(self, image: np.ndarray) -> bool:
+        """Match later frames against ``image`` (any size of the same shape as the frames: only its
+        proportions must agree). False when it has too few features to serve."""
         kp, des = self._features(image)
-        if self._ref is None or image.shape != self._shape:
-            if des is not None and len(kp) >= self.min_inliers:
-                h, w = image.shape[:2]
-                sw, sh = self.width, h * self.width / w
-                self._ref, self._shape, self._scale = (kp, des), image.shape, w / self.width
-                self._probe = np.array([[0, 0], [sw, 0], [0, sh], [sw, sh], [sw / 2, sh / 2]], np.float32)
+        if des is None or len(kp) < self.min_inliers:
+            return False
+        h, w = image.shape[:2]
+        sw, sh = self.width, h * self.width / w
+        self._ref, self._aspect = (kp, des), h / w
+        self._probe = np.array([[0, 0], [sw, 0], [0, sh], [sw, sh], [sw / 2, sh / 2]], np.float32)
+        return True
+
+    def measure(self, image: np.ndarray) -> float | None:
+        """How far the view has moved from the reference, in ``image``'s pixels; None when the check
+        is inconclusive (or ``image`` becomes the reference: the first, or one of other proportions)."""
+        h, w = image.shape[:2]
+        if self._ref is None or abs(h / w - self._aspect) > 0.01 * self._aspect:
+            self.set_reference(image)
             return None
+        self._scale = w / self.width
+        kp, des = self._features(image)
         if des is None or len(kp) < self.min_inliers:
             return None
         ref_kp, ref_des = self._ref
@@ -86,7 +98,7 @@ class ViewWatch:
         shift = self.measure(image)
         if shift is None:
             return False
-        moved = shift >= self.moved_share * self._shape[1]
+        moved = shift >= self.moved_share * image.shape[1]
         self._run = [*self._run, shift if moved else None][-self.confirm :]
         if len(self._run) < self.confirm:
             return False

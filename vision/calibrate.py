@@ -16,7 +16,17 @@ import numpy as np
 from vision.layout import Point, ReferencePoint, TableLayout
 from vision.sources import read_first_frame
 
-__all__ = ["CalibrationError", "calibrate_file", "find_markers", "parse_points", "with_image_points"]
+VIEW_WIDTH = 960  # pixels across the calibrated view's picture (TableLayout.reference_view)
+
+__all__ = [
+    "CalibrationError",
+    "calibrate_file",
+    "calibrate_to",
+    "calibrated_view",
+    "find_markers",
+    "parse_points",
+    "with_image_points",
+]
 
 
 class CalibrationError(ValueError):
@@ -79,9 +89,44 @@ def calibrate_file(
     source: str | Path, layout: TableLayout, *, points: str | None = None, aruco: bool = False
 ) -> TableLayout:
     """Calibrate ``layout`` from the first frame of an image or video file."""
+    _one_way(points, aruco)
+    return _calibrated(read_first_frame(source), source, layout, points=points, aruco=aruco)
+
+
+def calibrate_to(
+    source: str | Path, layout: TableLayout, out: Path, *, points: str | None = None, aruco: bool = False
+) -> TableLayout:
+    """``calibrate_file``, written to ``out`` with the picture of the calibrated view beside it
+    (``<out stem>.view.jpg``, ``TableLayout.reference_view``). Returns the layout written."""
+    _one_way(points, aruco)
+    frame = read_first_frame(source)
+    new = _calibrated(frame, source, layout, points=points, aruco=aruco)
+    view = out.with_name(out.stem + ".view.jpg")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(view), calibrated_view(frame), [cv2.IMWRITE_JPEG_QUALITY, 92]):
+        raise CalibrationError(f"{view}: cannot write the calibrated view")
+    new = new.model_copy(update={"reference_view": view.name})
+    new.dump(out)
+    new._path = out
+    return new
+
+
+def _one_way(points: str | None, aruco: bool) -> None:
     if aruco == (points is not None):
         raise CalibrationError("give exactly one of --aruco or --points")
-    frame = read_first_frame(source)
+
+
+def calibrated_view(frame: np.ndarray, width: int = VIEW_WIDTH) -> np.ndarray:
+    """The picture of the camera's view a calibrated layout keeps (``TableLayout.reference_view``):
+    the frame shrunk to ``width`` pixels, enough for the pipeline's view check (``vision._view_watch``
+    reads 480)."""
+    h, w = frame.shape[:2]
+    return np.asarray(cv2.resize(frame, (width, round(h * width / w)), interpolation=cv2.INTER_AREA))
+
+
+def _calibrated(
+    frame: np.ndarray, source: str | Path, layout: TableLayout, *, points: str | None, aruco: bool
+) -> TableLayout:
     size = (frame.shape[1], frame.shape[0])
     if points is not None:
         return with_image_points(layout, parse_points(points), size)

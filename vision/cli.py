@@ -52,7 +52,7 @@ def _zones(st: TableState) -> dict[str, str]:
     z["occluded"] = " ".join(st.occluded) or "-"
     z["feed"] = "LOST (reconnecting; the table as last seen)" if st.feed_lost else "-"
     moved = st.view_moved_px
-    z["view"] = "-" if moved is None else f"MOVED {moved:g} px since the watch began: recalibrate"
+    z["view"] = "-" if moved is None else f"MOVED {moved:g} px: put the camera back or recalibrate"
     return z
 
 
@@ -126,22 +126,21 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write the layout's reference-point image coordinates, found in a frame."""
-        from vision.calibrate import CalibrationError, calibrate_file
+        from vision.calibrate import CalibrationError, calibrate_to
         from vision.layout import LayoutError, load_layout
         from vision.sources import SourceError
 
         try:
-            new = calibrate_file(image, load_layout(layout), points=points, aruco=aruco)
+            new = calibrate_to(image, load_layout(layout), out, points=points, aruco=aruco)
         except (CalibrationError, LayoutError, SourceError) as e:
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(1) from e
-        new.dump(out)
         for r in new.reference_points:
             print(
                 f"{r.name}: table ({r.table.x:g}, {r.table.y:g}) mm -> "
                 f"image ({r.image.x:.1f}, {r.image.y:.1f}) px"
             )
-        print(f"wrote {out}")
+        print(f"wrote {out} and the calibrated view {new.reference_view} beside it")
 
     @app.command("eval-vision")
     def eval_cmd(

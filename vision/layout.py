@@ -16,7 +16,15 @@ from typing import Annotated, Literal
 
 import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from rules.validation import format_validation_error
 
@@ -115,6 +123,24 @@ class TableLayout(_Model):
     positions: Annotated[list[str], Field(min_length=2)]
     face_up_dealing: bool = False  # seed 003: permitted face-up dealing
     foul_policy: Literal["house-way-reset", "loses"] = "house-way-reset"
+    # A picture of the camera's view as it was calibrated (written by ``calibrate``), a file beside
+    # this one: the pipeline checks the view against it (TableState.view_moved_px), so a camera already
+    # off when a watch begins is noticed too. None: the check compares with the watch's first frame.
+    reference_view: str | None = None
+    _path: Path | None = PrivateAttr(None)  # the file this layout was read from (load_layout)
+
+    def __eq__(self, other: object) -> bool:
+        """Two layouts are equal when their fields are, wherever each was read from (``_path``)."""
+        if not isinstance(other, TableLayout):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
+
+    def reference_view_path(self) -> Path | None:
+        """``reference_view`` as a path (beside the layout file it was read from); None without one."""
+        if self.reference_view is None:
+            return None
+        base = self._path.parent if self._path is not None else Path.cwd()
+        return base / self.reference_view
 
     @field_validator("positions")
     @classmethod
@@ -188,8 +214,15 @@ def load_layout(path: str | Path) -> TableLayout:
     except (json.JSONDecodeError, yaml.YAMLError) as e:
         raise LayoutError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {e}") from e
     try:
-        return TableLayout.model_validate(raw)
+        layout = TableLayout.model_validate(raw)
     except ValidationError as e:
         raise LayoutError(
             format_validation_error(f"{p}: invalid layout ({e.error_count()} problem(s)):", e)
         ) from e
+    layout._path = p
+    view = layout.reference_view_path()
+    if view is not None and not view.is_file():
+        raise LayoutError(
+            f"{p}: reference_view: no such file {view} (written by calibrate beside the layout)"
+        )
+    return layout

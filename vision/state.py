@@ -63,9 +63,10 @@ class TableState(_Model):
     # seen from then until a state without it; the rest of this state is the table as last seen. False:
     # the camera sees (files, ground truth, older records).
     feed_lost: bool = False
-    # How far the camera's view has moved from where it was when the watch began, in the frame's pixels
-    # (the farthest of its corners and centre; ``vision._view_watch``): a camera knocked or turned, the
-    # layout's zones no longer where they were calibrated: recalibrate (``paigow-monitor calibrate``).
+    # How far the camera's view has moved from the calibrated view (``TableLayout.reference_view``; without
+    # it, the watch's first frame), in the frame's pixels (the farthest of its corners and centre;
+    # ``vision._view_watch``): a camera knocked or turned, the layout's zones no longer where they were
+    # calibrated: put it back or recalibrate (``paigow-monitor calibrate``).
     # None: in place (or not checked: ground truth, older records).
     view_moved_px: Annotated[float, Field(ge=0.0)] | None = None
     # How sure the camera is of each zone's cards, by the keys of ``occluded`` ("seat3.high",
