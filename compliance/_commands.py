@@ -103,9 +103,11 @@ def live(
         if s.feed_lost
         else ""
     )
+    moved = f"; the camera's view moved {s.view_moved} time(s)" if s.view_moved else ""
+    cam = f" (each in {s.camera_file})" if s.camera_file else ""
     console.print(
         f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts - s.review} alert(s) "
-        f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}{feed}"
+        f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}{feed}{moved}{cam}"
     )
     if s.interrupted:
         raise typer.Exit(130)

@@ -298,7 +298,7 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         before: TableState | None = None
         for fr in stream_frames(source, layout, states=job.states if job.mode == "states" else None):
             last_frame = fr.state.frame
-            rep.camera += [note for _, note in camera_changes(before, fr.state)]
+            rep.camera += [c.note for c in camera_changes(before, fr.state)]
             before = fr.state
             proc.feed(fr)
             if fr.state.t >= next_tick:

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from compliance.alerts import Alert, AlertWriter, WebhookSender, make_alert, timecode
+from compliance.alerts import Alert, AlertWriter, WebhookSender, _DurableJsonl, make_alert, timecode
 from compliance.events import Event, EventKind, Finding, RoundRecord
 from vision.layout import TableLayout
 from vision.state import TableState
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
 __all__ = [
+    "CameraChange",
+    "CameraEvent",
     "LiveSummary",
     "MonitorFactory",
     "MonitorLike",
@@ -170,25 +172,38 @@ def stream_frames(
         yield StreamFrame(r.state, r.image, time.time())
 
 
-def camera_changes(before: TableState | None, now: TableState) -> list[tuple[bool, str]]:
-    """What changed in the camera's own state from ``before`` to ``now``, each as (trouble?, a line
-    for the operator or the auditor): the live feed lost or back (``TableState.feed_lost``), the view
-    moved or back in place (``TableState.view_moved_px``). Nothing for the first state in place."""
-    out: list[tuple[bool, str]] = []
+class CameraChange(NamedTuple):
+    """A change in the camera's own state (``camera_changes``)."""
+
+    kind: Literal["feed_lost", "feed_back", "view_moved", "view_back"]
+    trouble: bool  # lost or moved (False: back)
+    note: str  # a line for the operator or the auditor
+
+
+def camera_changes(before: TableState | None, now: TableState) -> list[CameraChange]:
+    """What changed in the camera's own state from ``before`` to ``now``: the live feed lost or back
+    (``TableState.feed_lost``), the view moved or back in place (``TableState.view_moved_px``).
+    Nothing for the first state in place."""
+    out: list[CameraChange] = []
     lost = before.feed_lost if before is not None else False
     moved = before.view_moved_px if before is not None else None
     at = f"t={now.t:.2f}s (frame {now.frame})"
     if now.feed_lost != lost:
         out.append(
-            (True, f"camera feed lost at {at}; reconnecting (nothing is seen until it is back)")
+            CameraChange(
+                "feed_lost",
+                True,
+                f"camera feed lost at {at}; reconnecting (nothing is seen until it is back)",
+            )
             if now.feed_lost
-            else (False, f"camera feed back at {at}")
+            else CameraChange("feed_back", False, f"camera feed back at {at}")
         )
     if now.view_moved_px != moved:
         out.append(
-            (False, f"the camera's view is back in place at {at}")
+            CameraChange("view_back", False, f"the camera's view is back in place at {at}")
             if now.view_moved_px is None
-            else (
+            else CameraChange(
+                "view_moved",
                 True,
                 f"the camera's view has moved {now.view_moved_px:g} px at {at} (knocked or turned?): the "
                 "layout's zones are off until it is put back or recalibrated; findings meanwhile are for "
@@ -196,6 +211,81 @@ def camera_changes(before: TableState | None, now: TableState) -> list[tuple[boo
             )
         )
     return out
+
+
+class CameraEvent(BaseModel):
+    """A change in the camera's own state in a live run, one line of ``<alerts stem>.camera.jsonl``
+    written durably when it is seen: the shift's record of when the table went unwatched or was
+    watched askew, each with the picture it was seen in (for a lost feed, the last one before)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    table_id: str
+    source: str
+    kind: Literal["feed_lost", "feed_back", "view_moved", "view_back"]
+    trouble: bool
+    t: float  # footage seconds (a live source: since it opened)
+    timecode: str
+    frame: int
+    moved_px: float | None = None  # view_moved: how far (TableState.view_moved_px)
+    note: str
+    logged_at: float  # wall clock (seconds since the epoch) when it was written
+    evidence: str | None = None  # the picture, relative to the camera log's folder
+
+
+class _CameraLog:
+    """Writes ``CameraEvent`` lines durably, each picture first (as alerts are written)."""
+
+    def __init__(self, path: Path, evidence_dir: Path, table_id: str, source: str) -> None:
+        self.path, self.evidence_dir, self.table_id, self.source = path, evidence_dir, table_id, source
+        self._out: _DurableJsonl | None = None
+        self.events: list[CameraEvent] = []
+
+    def add(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> CameraEvent:
+        from compliance.evidence import write_evidence
+
+        ev: str | None = None
+        if image is not None:
+            pic = _stamped(image, f"{self.table_id} {timecode(state.t)} frame {state.frame}: {change.kind}")
+            path = self.evidence_dir / f"camera-{change.kind}-f{state.frame:07d}.jpg"
+            write_evidence(path, pic)
+            try:
+                ev = path.resolve().relative_to(self.path.parent.resolve()).as_posix()
+            except ValueError:
+                ev = str(path)
+        rec = CameraEvent(
+            table_id=self.table_id,
+            source=self.source,
+            kind=change.kind,
+            trouble=change.trouble,
+            t=state.t,
+            timecode=timecode(state.t),
+            frame=state.frame,
+            moved_px=state.view_moved_px if change.kind == "view_moved" else None,
+            note=change.note,
+            logged_at=time.time(),
+            evidence=ev,
+        )
+        if self._out is None:
+            self._out = _DurableJsonl(self.path)  # the file exists only once there is something to say
+        self._out.append(rec)
+        self.events.append(rec)
+        return rec
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+
+
+def _stamped(image: np.ndarray, text: str) -> np.ndarray:
+    """``image`` with ``text`` on a dark band along its top (a camera event's picture)."""
+    import cv2
+
+    pic = image.copy()
+    h = max(18, pic.shape[0] // 30)
+    cv2.rectangle(pic, (0, 0), (pic.shape[1], h + 8), (0, 0, 0), -1)
+    cv2.putText(pic, text, (6, h), cv2.FONT_HERSHEY_SIMPLEX, h / 30, (255, 255, 255), 1, cv2.LINE_AA)
+    return pic
 
 
 def with_heartbeats(
@@ -553,6 +643,8 @@ class LiveSummary(BaseModel):
     states_skipped: int = 0  # states the monitor refused (each named on the console)
     feed_lost: int = 0  # times the camera feed dropped (TableState.feed_lost; each said on the console)
     feed_lost_s: float = 0.0  # footage seconds without a picture over those drops (to the last state)
+    view_moved: int = 0  # times the camera's view was seen moved (TableState.view_moved_px)
+    camera_file: str | None = None  # the camera's own events (CameraEvent lines), where there were any
 
 
 _UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
@@ -723,6 +815,12 @@ def run_live(
         on_alert=shown,
         realtime_source=realtime_source,
     )
+    camera_log = _CameraLog(
+        alerts_path.with_name(alerts_path.stem + ".camera.jsonl"),
+        ev_dir,
+        layout.table_id,
+        Path(source).name or source,
+    )
     interrupted = False
     skipped = 0
     drops: list[list[float]] = []  # [lost at, back at (or the latest time seen)] of each drop of the feed
@@ -750,8 +848,10 @@ def run_live(
         last_camera: TableState | None = None
         for fr in frames:
             if not fr.heartbeat:
-                for bad, note in camera_changes(last_camera, fr.state):
-                    console.print(f"[{'red' if bad else 'green'}]{source}: {note}[/]")
+                for change in camera_changes(last_camera, fr.state):
+                    rec = camera_log.add(change, fr.state, fr.image)  # on disk before it is shown
+                    pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
+                    console.print(f"[{'red' if change.trouble else 'green'}]{source}: {change.note}[/]{pic}")
                 if fr.state.feed_lost and not feed_lost:
                     drops.append([fr.state.t, fr.state.t])
                 elif feed_lost and not fr.state.feed_lost:
@@ -787,6 +887,7 @@ def run_live(
             live.stop()
         proc.close()
         writer.close()
+        camera_log.close()
         if sender is not None:
             sender.close(drain_timeout=3.0)
         if old is not None:
@@ -804,4 +905,6 @@ def run_live(
         states_skipped=skipped,
         feed_lost=len(drops),
         feed_lost_s=round(sum(b - a for a, b in drops), 3),
+        view_moved=sum(e.kind == "view_moved" for e in camera_log.events),
+        camera_file=str(camera_log.path) if camera_log.events else None,
     )

@@ -21,10 +21,11 @@ from test_audit_support import (
 from typer.testing import CliRunner
 
 import compliance.live as live_mod
-from compliance.alerts import Alert, read_alerts
+from compliance.alerts import Alert, read_alerts, timecode
 from compliance.cli import app
 from compliance.events import CheckId
 from compliance.live import (
+    CameraEvent,
     LiveSummary,
     MonitorFactory,
     StreamError,
@@ -187,6 +188,14 @@ def test_the_console_says_when_the_camera_feed_is_lost_and_when_it_is_back(tmp_p
     assert text.count("camera feed lost") == 1 and text.count("camera feed back") == 1
     assert f"camera feed lost at t={states[3].t:.2f}s" in text
     assert f"camera feed back at t={states[5].t:.2f}s" in text
+    # and on disk, for the shift's record (ground-truth states carry no picture)
+    assert s.camera_file == str(tmp_path / "a.camera.jsonl")
+    log = [CameraEvent.model_validate_json(line) for line in Path(s.camera_file).read_text().splitlines()]
+    assert [(e.kind, e.trouble, e.frame, e.evidence) for e in log] == [
+        ("feed_lost", True, states[3].frame, None),
+        ("feed_back", False, states[5].frame, None),
+    ]
+    assert log[0].timecode == timecode(states[3].t) and log[0].table_id == "T1"
 
 
 def test_the_console_says_when_the_cameras_view_moved_and_when_it_is_back(tmp_path: Path) -> None:
@@ -194,8 +203,11 @@ def test_the_console_says_when_the_cameras_view_moved_and_when_it_is_back(tmp_pa
     moved = [
         st.model_copy(update={"view_moved_px": 21.5}) if i in (3, 4) else st for i, st in enumerate(states)
     ]
-    _, text = _live_on_states(tmp_path, moved, fake_factory, view=False)
+    s, text = _live_on_states(tmp_path, moved, fake_factory, view=False)
     assert f"the camera's view has moved 21.5 px at t={states[3].t:.2f}s" in text
+    assert s.view_moved == 1 and s.camera_file is not None
+    kinds = [CameraEvent.model_validate_json(x).kind for x in Path(s.camera_file).read_text().splitlines()]
+    assert kinds == ["view_moved", "view_back"]
     assert text.count("has moved") == 1
     assert f"view is back in place at t={states[5].t:.2f}s" in text
 
@@ -524,3 +536,23 @@ def test_the_live_view_marks_a_joker_named_by_its_blank_corner() -> None:
     )
     text = _live_view_text(st.model_copy(update={"iverify": iv, "blank_corner_faces": {"iverify": ["Jk"]}}))
     assert "Jk* 2h" in text and "named by a blank corner" in text
+
+
+def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path: Path) -> None:
+    """The camera log's picture: the frame the change was seen in, stamped with the table, time and
+    change, named beside the log (as alerts name theirs)."""
+    import cv2
+
+    st = clip_states(pattern=(False,))[4].model_copy(update={"view_moved_px": 17.0})
+    image = np.full((120, 200, 3), 90, np.uint8)
+    log = live_mod._CameraLog(tmp_path / "a.camera.jsonl", tmp_path / "a-evidence", "T9", "cam")
+    (change,) = live_mod.camera_changes(None, st)
+    rec = log.add(change, st, image)
+    log.close()
+    assert rec.kind == "view_moved" and rec.moved_px == 17.0 and rec.trouble
+    assert rec.evidence == f"a-evidence/camera-view_moved-f{st.frame:07d}.jpg"
+    pic = cv2.imread(str(tmp_path / rec.evidence))
+    assert pic is not None and pic.shape == image.shape
+    assert pic[2:10].mean() < 60 < pic[60:].mean()  # the stamp's dark band over the picture
+    on_disk = CameraEvent.model_validate_json((tmp_path / "a.camera.jsonl").read_text())
+    assert on_disk == rec

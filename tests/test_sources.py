@@ -103,9 +103,10 @@ class _FakeCap:
 
     opened = 0
 
-    def __init__(self, target: object, plan: list[int]) -> None:
-        self.left = plan[_FakeCap.opened] if _FakeCap.opened < len(plan) else 0
-        self.ok = _FakeCap.opened < len(plan)
+    def __init__(self, target: object, plan: list[int | None]) -> None:
+        step = plan[_FakeCap.opened] if _FakeCap.opened < len(plan) else None
+        self.left = step or 0
+        self.ok = step is not None  # None: cannot be opened
         _FakeCap.opened += 1
 
     def isOpened(self) -> bool:
@@ -186,10 +187,54 @@ def test_a_stream_given_no_limit_is_reconnected_for_as_long_as_it_takes() -> Non
     assert len(sleeps) == 21 and max(sleeps) == 4.0
 
 
-def test_stream_that_never_opens() -> None:
+def test_stream_that_never_opens_is_tried_again_then_given_up() -> None:
     _FakeCap.opened = 0
-    with pytest.raises(SourceError, match="camera 0: cannot open"):
-        list(iter_frames(0, opener=lambda t: _FakeCap(t, [])))
+    sleeps: list[float] = []
+    with pytest.raises(
+        SourceError, match=r"camera 0: cannot open stream or camera \(gave up after 4 attempts\)"
+    ):
+        list(iter_frames(0, opener=lambda t: _FakeCap(t, []), reconnect_tries=3, sleep=sleeps.append))
+    assert sleeps == [0.5, 1.0, 2.0] and _FakeCap.opened == 4
+    _FakeCap.opened = 0
+    with pytest.raises(SourceError, match=r"camera 0: cannot open stream or camera$"):
+        list(iter_frames(0, opener=lambda t: _FakeCap(t, []), reconnect_tries=0, sleep=sleeps.append))
+    assert _FakeCap.opened == 1
+
+
+def test_a_camera_not_there_at_the_start_is_waited_for_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    """A camera still booting when the watch starts (a surveillance service started before it): tried
+    with back-off, each attempt logged; its frames then are timed from when it opened."""
+    _FakeCap.opened = 0
+    plan: list[int | None] = [None, None, None, 3]
+    clock = iter(np.arange(10, 100, 0.04).tolist())
+    sleeps: list[float] = []
+    with caplog.at_level(logging.WARNING, logger="vision.sources"):
+        got = [
+            f
+            for _, f in zip(
+                range(3),
+                iter_frames(
+                    "rtsp://cam/1",
+                    opener=lambda t: _FakeCap(t, plan),
+                    reconnect_tries=None,
+                    clock=lambda: next(clock),
+                    sleep=sleeps.append,
+                ),
+                strict=False,
+            )
+        ]
+    assert [(f.frame, f.lost, f.image is not None) for f in got] == [
+        (0, False, True),
+        (1, False, True),
+        (2, False, True),
+    ]
+    assert got[0].t == pytest.approx(0.04)
+    assert sleeps == [0.5, 1.0, 2.0]
+    assert (
+        "rtsp://cam/1: cannot open stream or camera; trying again in 0.5 s (attempt 1 of unlimited)"
+        in caplog.text
+    )
+    assert "rtsp://cam/1: opened after 4 attempt(s)" in caplog.text
 
 
 def test_reading_ahead_holds_no_more_than_its_byte_budget_and_one_frame_at_least() -> None:

@@ -114,8 +114,9 @@ class PipelineConfig(BaseModel):
     view_check_s: float | None = Field(
         4.0,
         gt=0,
-        description="footage seconds between checks that the camera's view has not moved since the watch "
-        "began (TableState.view_moved_px; three checks running confirm a move, about 15 ms each); None = off",
+        description="footage seconds between checks that the camera's view has not moved since it was "
+        "calibrated (TableLayout.reference_view) or, without that picture, since the watch began "
+        "(TableState.view_moved_px; three checks running confirm a move, about 15 ms each); None = off",
     )
     view_moved_share: float = Field(
         0.004, gt=0, lt=1, description="a view moved this share of the frame's width or more has moved"
@@ -123,9 +124,10 @@ class PipelineConfig(BaseModel):
     reconnect_tries: int | None = Field(
         None,
         ge=0,
-        description="a live feed that drops is reconnected this many times in a row before the watch "
-        "stops (vision.sources); None = for as long as it takes: a surveillance camera that reboots is "
-        "waited for, its lost spell reported in the table state (TableState.feed_lost)",
+        description="a live feed that drops is reconnected, and one that cannot be opened at the start is "
+        "tried again, this many times in a row before the watch stops (vision.sources); None = for as long "
+        "as it takes: a surveillance camera that reboots, or is still booting, is waited for, each attempt "
+        "logged, a lost spell reported in the table state (TableState.feed_lost)",
     )
     small_px: int = Field(48, ge=8, description="longest side of the change-test crops")
     diff_level: int = Field(30, ge=1, le=255, description="grey-level difference that counts as changed")
@@ -720,6 +722,12 @@ class TablePipeline:
             if self.cfg.view_check_s
             else None
         )
+        view = layout.reference_view_path()
+        if self._view is not None and view is not None:
+            # the view as calibrated: a camera already off when the watch begins is noticed too
+            picture = cv2.imread(str(view))
+            if picture is None or not self._view.set_reference(picture):
+                _log.warning("%s: cannot serve as the calibrated view; the first frame will", view)
         self._felt: FeltModel | None = None
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)

@@ -5,7 +5,8 @@ Live sources (streams, cameras) have no position, so there ``t`` is seconds sinc
 (a monotonic clock, injectable for tests). A live source that drops reconnects with back-off and logs
 each attempt, and says so in the stream too: the first failed read of each drop yields a ``lost``
 marker (no image), so that what reads the frames knows the camera saw nothing from then until the
-next frame, rather than taking the last picture for the table as it still is. An unreadable file is
+next frame, rather than taking the last picture for the table as it still is; one not there at the
+start (a camera still booting) is waited for the same way. An unreadable file is
 a ``SourceError`` naming the file and the frame.
 """
 
@@ -78,6 +79,7 @@ def iter_frames(
     grabbed without being retrieved, and yielded with ``image=None`` only when ``skipped`` is true).
     Live sources yield every frame (the pipeline skips by time); one that drops yields a ``lost``
     marker and reconnects up to ``reconnect_tries`` times in a row (None: for as long as it takes),
+    and one that cannot be opened at the start is tried again as often, saying so each time,
     waiting ``backoff_s`` and doubling up to ``max_backoff_s`` (kept short: a camera back after an
     outage is blind to the table for up to that wait more; with 10 s a 8-s outage of a test camera
     (``scripts/flaky_stream.py``) went unseen for 15.5 s, with 2 s for 9.5). ``opener`` replaces
@@ -255,13 +257,32 @@ def _live(
     clock: Callable[[], float],
     sleep: Callable[[float], None],
 ) -> Iterator[Frame]:
+    wait = _Backoff(backoff_s, max_backoff_s)
     cap = open_cap(target)
-    if not cap.isOpened():
-        raise SourceError(f"{name}: cannot open stream or camera")
+    failures = 0
+    while not cap.isOpened():
+        # not there at the start (a camera still booting, a network down): tried like a dropped feed
+        failures += 1
+        if tries is not None and failures > tries:
+            tried = f" (gave up after {tries + 1} attempts)" if tries else ""
+            raise SourceError(f"{name}: cannot open stream or camera{tried}")
+        delay = wait.next()
+        _log.warning(
+            "%s: cannot open stream or camera; trying again in %.1f s (attempt %d of %s)",
+            name,
+            delay,
+            failures,
+            "unlimited" if tries is None else tries,
+        )
+        cap.release()
+        sleep(delay)
+        cap = open_cap(target)
+    if failures:
+        _log.warning("%s: opened after %d attempt(s)", name, failures + 1)
     t0 = clock()
     i = 0
     failures = 0
-    wait = _Backoff(backoff_s, max_backoff_s)
+    wait.now = 0.0
     try:
         while True:
             ok, img = cap.read()
