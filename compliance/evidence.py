@@ -17,7 +17,7 @@ from compliance.events import CheckId, Finding
 from vision.layout import Point, SeatZones, TableLayout
 from vision.state import TableState
 
-__all__ = ["draw_evidence", "evidence_name", "write_evidence"]
+__all__ = ["draw_camera_evidence", "draw_evidence", "evidence_name", "write_evidence"]
 
 _RED = (40, 40, 230)
 _YELLOW = (0, 215, 255)
@@ -205,6 +205,42 @@ def draw_evidence(
     for i, text in enumerate(lines):
         cv2.putText(
             out, text, (6, lh * (i + 1) - 4), font, fs, _YELLOW if i == 0 else _WHITE, thick, cv2.LINE_AA
+        )
+    return out
+
+
+def draw_camera_evidence(
+    layout: TableLayout, image: np.ndarray, header: str, note: str, *, zones: bool = False
+) -> np.ndarray:
+    """The picture of a change in the camera's own state (``compliance.live.CameraEvent``): the frame
+    under a bar with ``header`` and ``note``; with ``zones``, the layout's card areas drawn where they
+    were calibrated, so a moved view shows them off the cards."""
+    import cv2
+
+    canvas = image.copy()
+    h, w = canvas.shape[:2]
+    scale = max(0.5, w / 1280.0)
+    thick = max(1, round(2 * scale))
+    if zones:
+        for name, poly in _all_zones(layout):
+            if name.endswith((".high", ".low", ".hand")) or name in ("iverify", "lcd"):
+                pts = layout.to_image(poly).round().astype(np.int32)
+                cv2.polylines(canvas, [pts], True, _YELLOW, thick, cv2.LINE_AA)
+    lines = [header, *textwrap.wrap(note, 110)]
+    lh = int(22 * scale)
+    bar = lh * len(lines) + 8
+    out = np.zeros((h + bar, w, 3), dtype=np.uint8)
+    out[bar:] = canvas
+    for i, text in enumerate(lines):
+        cv2.putText(
+            out,
+            text,
+            (6, lh * (i + 1) - 4),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5 * scale,
+            _YELLOW if i == 0 else _WHITE,
+            thick,
+            cv2.LINE_AA,
         )
     return out
 

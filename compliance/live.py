@@ -236,17 +236,22 @@ class CameraEvent(BaseModel):
 class _CameraLog:
     """Writes ``CameraEvent`` lines durably, each picture first (as alerts are written)."""
 
-    def __init__(self, path: Path, evidence_dir: Path, table_id: str, source: str) -> None:
-        self.path, self.evidence_dir, self.table_id, self.source = path, evidence_dir, table_id, source
+    def __init__(self, path: Path, evidence_dir: Path, layout: TableLayout, source: str) -> None:
+        self.path, self.evidence_dir, self.layout, self.source = path, evidence_dir, layout, source
         self._out: _DurableJsonl | None = None
         self.events: list[CameraEvent] = []
 
     def add(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> CameraEvent:
-        from compliance.evidence import write_evidence
+        from compliance.evidence import draw_camera_evidence, write_evidence
 
         ev: str | None = None
         if image is not None:
-            pic = _stamped(image, f"{self.table_id} {timecode(state.t)} frame {state.frame}: {change.kind}")
+            header = (
+                f"{self.layout.table_id}  camera: {change.kind}  {timecode(state.t)} (frame {state.frame})"
+            )
+            pic = draw_camera_evidence(
+                self.layout, image, header, change.note, zones=change.kind.startswith("view")
+            )
             path = self.evidence_dir / f"camera-{change.kind}-f{state.frame:07d}.jpg"
             write_evidence(path, pic)
             try:
@@ -254,7 +259,7 @@ class _CameraLog:
             except ValueError:
                 ev = str(path)
         rec = CameraEvent(
-            table_id=self.table_id,
+            table_id=self.layout.table_id,
             source=self.source,
             kind=change.kind,
             trouble=change.trouble,
@@ -275,17 +280,6 @@ class _CameraLog:
     def close(self) -> None:
         if self._out is not None:
             self._out.close()
-
-
-def _stamped(image: np.ndarray, text: str) -> np.ndarray:
-    """``image`` with ``text`` on a dark band along its top (a camera event's picture)."""
-    import cv2
-
-    pic = image.copy()
-    h = max(18, pic.shape[0] // 30)
-    cv2.rectangle(pic, (0, 0), (pic.shape[1], h + 8), (0, 0, 0), -1)
-    cv2.putText(pic, text, (6, h), cv2.FONT_HERSHEY_SIMPLEX, h / 30, (255, 255, 255), 1, cv2.LINE_AA)
-    return pic
 
 
 def with_heartbeats(
@@ -818,7 +812,7 @@ def run_live(
     camera_log = _CameraLog(
         alerts_path.with_name(alerts_path.stem + ".camera.jsonl"),
         ev_dir,
-        layout.table_id,
+        layout,
         Path(source).name or source,
     )
     interrupted = False

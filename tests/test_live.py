@@ -539,20 +539,29 @@ def test_the_live_view_marks_a_joker_named_by_its_blank_corner() -> None:
 
 
 def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path: Path) -> None:
-    """The camera log's picture: the frame the change was seen in, stamped with the table, time and
-    change, named beside the log (as alerts name theirs)."""
+    """The camera log's picture: the frame the change was seen in under a bar naming the table, the
+    change and its time, with the layout's card areas drawn where they were calibrated (a moved view
+    shows them off the cards), named beside the log as alerts name theirs."""
     import cv2
 
+    lay = write_layout(tmp_path / "layout.yaml")
     st = clip_states(pattern=(False,))[4].model_copy(update={"view_moved_px": 17.0})
-    image = np.full((120, 200, 3), 90, np.uint8)
-    log = live_mod._CameraLog(tmp_path / "a.camera.jsonl", tmp_path / "a-evidence", "T9", "cam")
+    image = np.full((lay.image_height, lay.image_width, 3), 90, np.uint8)
+    log = live_mod._CameraLog(tmp_path / "a.camera.jsonl", tmp_path / "a-evidence", lay, "cam")
     (change,) = live_mod.camera_changes(None, st)
     rec = log.add(change, st, image)
     log.close()
-    assert rec.kind == "view_moved" and rec.moved_px == 17.0 and rec.trouble
+    assert rec.kind == "view_moved" and rec.moved_px == 17.0 and rec.trouble and rec.table_id == lay.table_id
     assert rec.evidence == f"a-evidence/camera-view_moved-f{st.frame:07d}.jpg"
     pic = cv2.imread(str(tmp_path / rec.evidence))
-    assert pic is not None and pic.shape == image.shape
-    assert pic[2:10].mean() < 60 < pic[60:].mean()  # the stamp's dark band over the picture
+    assert pic is not None and pic.shape[1] == image.shape[1] and pic.shape[0] > image.shape[0]
+    bar = pic.shape[0] - image.shape[0]
+    assert pic[:bar].mean() < 40  # the dark bar with its text
+    frame = pic[bar:].astype(int)
+    high = lay.to_image(lay.seats[0].high).round().astype(int)  # a card area's outline, drawn in yellow
+    x, y = high[0]
+    near = frame[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]
+    assert (near[..., 2] - near[..., 0]).max() > 60  # red minus blue: yellow, not the grey frame
+    assert np.abs(frame[5:15, 5:15] - 90).max() < 12  # elsewhere the frame as it was
     on_disk = CameraEvent.model_validate_json((tmp_path / "a.camera.jsonl").read_text())
     assert on_disk == rec
