@@ -140,7 +140,7 @@ def _install_timers(timers: _Timers, pipe: Any, det: Any) -> Callable[[], None]:
         if isinstance(owner, type) or owner is vp:
             undo.append(lambda: setattr(owner, attr, old))
 
-    patch(vp, "_thumbnail", "frame thumbnail")
+    patch(vp, "_shrunk", "frame halved and quartered (block means)")
     patch(pipe, "_quiet", "quiet tests (thumbnail patches)")
     patch(pipe, "_step", "change tests of regions not quiet")
     patch(Region, "rectify", "rectifying regions")

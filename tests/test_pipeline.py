@@ -96,6 +96,35 @@ def test_a_new_card_reaches_the_state_when_its_second_agreeing_read_settles_it()
     assert seen_after(CFG.model_copy(update={"hold_frames": 2})) == 4
 
 
+def test_a_noisy_cameras_card_reaches_the_state_as_soon_as_a_clean_ones() -> None:
+    """Sensor noise, new in every frame (a camera in low light), is not motion: the change and motion
+    tests cut their small crops from the frame's block means (``PipelineConfig.change_from_thumbnail``),
+    so a card put down on a noisy picture settles as fast as on a clean one. Cut from the frame's own
+    pixels, the noise kept the zone "moving" and the card was read only when forced, 2 s later
+    (``benchmarks/camera_conditions.py``: the sample clips with noise read a moment late at every deal,
+    0 of 16 rounds exact)."""
+    lay = make_layout()
+    rng = np.random.default_rng(0)
+
+    def noisy(img: np.ndarray) -> np.ndarray:
+        return np.clip(img + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
+
+    def seen_after(cfg: PipelineConfig) -> int:
+        t = SynthTable(lay)
+        p = TablePipeline(lay, ColourDetector(), cfg)
+        for i in range(6):
+            p.process(i, i / 12.5, noisy(t.frame(i)))
+        t.cards = [("As", 250, 620)]
+        for i in range(6, 60):
+            s = p.process(i, i / 12.5, noisy(t.frame(i)))
+            if s is not None and s.seat(1).high + s.seat(1).low + s.seat(1).dealt:
+                return i - 6
+        raise AssertionError("the card never reached the table state")
+
+    assert seen_after(CFG) == 3  # as on a clean picture (the test above)
+    assert seen_after(CFG.model_copy(update={"change_from_thumbnail": False})) > 3 + 12  # forced, late
+
+
 def test_a_flickering_detector_never_reaches_the_state() -> None:
     lay = make_layout()
     t = SynthTable(lay)
