@@ -197,36 +197,14 @@ def draw_evidence(
         lines += textwrap.wrap("observed: " + finding.observed, 110)
     if drawn:
         lines.append("(drawn from the table state: no camera frame available)")
-    fs = 0.5 * scale
-    lh = int(22 * scale)
-    bar = lh * len(lines) + 8
-    out = np.zeros((h + bar, w, 3), dtype=np.uint8)
-    out[bar:] = canvas
-    for i, text in enumerate(lines):
-        cv2.putText(
-            out, text, (6, lh * (i + 1) - 4), font, fs, _YELLOW if i == 0 else _WHITE, thick, cv2.LINE_AA
-        )
-    return out
+    return _under_bar(canvas, lines, scale, thick)
 
 
-def draw_camera_evidence(
-    layout: TableLayout, image: np.ndarray, header: str, note: str, *, zones: bool = False
-) -> np.ndarray:
-    """The picture of a change in the camera's own state (``compliance.live.CameraEvent``): the frame
-    under a bar with ``header`` and ``note``; with ``zones``, the layout's card areas drawn where they
-    were calibrated, so a moved view shows them off the cards."""
+def _under_bar(canvas: np.ndarray, lines: list[str], scale: float, thick: int) -> np.ndarray:
+    """``canvas`` below a dark bar holding ``lines`` (the first in yellow: the heading)."""
     import cv2
 
-    canvas = image.copy()
     h, w = canvas.shape[:2]
-    scale = max(0.5, w / 1280.0)
-    thick = max(1, round(2 * scale))
-    if zones:
-        for name, poly in _all_zones(layout):
-            if name.endswith((".high", ".low", ".hand")) or name in ("iverify", "lcd"):
-                pts = layout.to_image(poly).round().astype(np.int32)
-                cv2.polylines(canvas, [pts], True, _YELLOW, thick, cv2.LINE_AA)
-    lines = [header, *textwrap.wrap(note, 110)]
     lh = int(22 * scale)
     bar = lh * len(lines) + 8
     out = np.zeros((h + bar, w, 3), dtype=np.uint8)
@@ -243,6 +221,25 @@ def draw_camera_evidence(
             cv2.LINE_AA,
         )
     return out
+
+
+def draw_camera_evidence(
+    layout: TableLayout, image: np.ndarray, header: str, note: str, *, zones: bool = False
+) -> np.ndarray:
+    """The picture of a change in the camera's own state (``compliance.live.CameraEvent``): the frame
+    under a bar with ``header`` and ``note``; with ``zones``, the layout's card areas drawn where they
+    were calibrated, so a moved view shows them off the cards."""
+    import cv2
+
+    canvas = image.copy()
+    scale = max(0.5, canvas.shape[1] / 1280.0)
+    thick = max(1, round(2 * scale))
+    if zones:
+        for name, poly in _all_zones(layout):
+            if name.endswith((".high", ".low", ".hand")) or name in ("iverify", "lcd"):
+                pts = layout.to_image(poly).round().astype(np.int32)
+                cv2.polylines(canvas, [pts], True, _YELLOW, thick, cv2.LINE_AA)
+    return _under_bar(canvas, [header, *textwrap.wrap(note, 110)], scale, thick)
 
 
 def write_evidence(path: str | Path, picture: np.ndarray) -> None:

@@ -247,6 +247,26 @@ class _Backoff:
         return self.now
 
 
+def _try_again(
+    cap: Any,
+    target: str | int,
+    open_cap: Callable[[Any], Any],
+    what: str,
+    wait: _Backoff,
+    attempt: int,
+    tries: int | None,
+    sleep: Callable[[float], None],
+) -> Any:
+    """Wait the next back-off (saying so: ``what`` ... "in S s (attempt N of M)"), then open again."""
+    delay = wait.next()
+    _log.warning(
+        "%s in %.1f s (attempt %d of %s)", what, delay, attempt, "unlimited" if tries is None else tries
+    )
+    cap.release()
+    sleep(delay)
+    return open_cap(target)
+
+
 def _live(
     target: str | int,
     name: str,
@@ -266,17 +286,16 @@ def _live(
         if tries is not None and failures > tries:
             tried = f" (gave up after {tries + 1} attempts)" if tries else ""
             raise SourceError(f"{name}: cannot open stream or camera{tried}")
-        delay = wait.next()
-        _log.warning(
-            "%s: cannot open stream or camera; trying again in %.1f s (attempt %d of %s)",
-            name,
-            delay,
+        cap = _try_again(
+            cap,
+            target,
+            open_cap,
+            f"{name}: cannot open stream or camera; trying again",
+            wait,
             failures,
-            "unlimited" if tries is None else tries,
+            tries,
+            sleep,
         )
-        cap.release()
-        sleep(delay)
-        cap = open_cap(target)
     if failures:
         _log.warning("%s: opened after %d attempt(s)", name, failures + 1)
     t0 = clock()
@@ -302,18 +321,16 @@ def _live(
                 )
             if failures == 1:
                 yield Frame(max(i - 1, 0), clock() - t0, None, name, True, lost=True)
-            delay = wait.next()
-            _log.warning(
-                "%s: no frame after frame %d; reconnecting in %.1f s (attempt %d of %s)",
-                name,
-                i - 1,
-                delay,
+            cap = _try_again(
+                cap,
+                target,
+                open_cap,
+                f"{name}: no frame after frame {i - 1}; reconnecting",
+                wait,
                 failures,
-                "unlimited" if tries is None else tries,
+                tries,
+                sleep,
             )
-            cap.release()
-            sleep(delay)
-            cap = open_cap(target)
             if not cap.isOpened():
                 _log.warning("%s: reconnect attempt %d failed to open", name, failures)
     finally:
