@@ -40,7 +40,9 @@ def live(
         str | None,
         typer.Option(
             "--webhook",
-            help="POST each alert as JSON to this URL (undelivered ones go to <alerts>.deadletter.jsonl).",
+            help="POST each alert, and each camera event (feed lost or back, view moved or back), as "
+            "JSON to this URL (header X-Paigow-Record: alert or camera; undelivered ones go to "
+            "<alerts>.deadletter.jsonl).",
         ),
     ] = None,
     states: Annotated[

@@ -11,7 +11,11 @@ cuts such a torn tail off before it appends, so the file stays one record per li
 
 Optional delivery to a webhook runs on a background thread (``WebhookSender``): it POSTs JSON with a
 timeout, retries with back-off, and appends what it could not deliver to a dead-letter JSONL file. The
-pipeline only puts alerts on a bounded queue and never waits on the network.
+pipeline only puts alerts on a bounded queue and never waits on the network. The same queue carries the
+camera's own events (``compliance.live.CameraEvent``: the feed lost or back, the view moved or back),
+which a surveillance room wants pushed as much as an alert; each POST says which it is in its
+``X-Paigow-Record`` header (``alert`` or ``camera``), and a camera event's body has a ``kind`` and no
+``check_id``.
 """
 
 from __future__ import annotations
@@ -238,6 +242,12 @@ def read_alerts(path: str | Path) -> list[Alert]:
     return out
 
 
+def _record_kind(record: BaseModel) -> str:
+    """What a webhook POST carries (its ``X-Paigow-Record`` header): ``alert``, or ``camera`` for the
+    camera's own events."""
+    return "alert" if isinstance(record, Alert) else "camera"
+
+
 class WebhookSender:
     """POSTs alerts as JSON to a URL from a background thread; undeliverable ones go to a dead letter.
 
@@ -265,34 +275,37 @@ class WebhookSender:
         self.delivered = 0
         self.failed = 0
         self._dead = _DurableJsonl(Path(dead_letter))
-        self._q: queue.Queue[Alert | None] = queue.Queue(maxsize=max_queue)
+        self._q: queue.Queue[BaseModel | None] = queue.Queue(maxsize=max_queue)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="webhook", daemon=True)
         self._thread.start()
 
-    def send(self, alert: Alert) -> None:
+    def send(self, record: BaseModel) -> None:
+        """Queue an ``Alert``, or another record (a camera event), for delivery."""
         try:
-            self._q.put_nowait(alert)
+            self._q.put_nowait(record)
         except queue.Full:
-            self._dead_letter(alert, "webhook queue full")
+            self._dead_letter(record, "webhook queue full")
 
-    def _dead_letter(self, alert: Alert, error: str) -> None:
+    def _dead_letter(self, record: BaseModel, error: str) -> None:
         self.failed += 1
-        _log.warning("webhook %s: alert %s not delivered: %s", self.url, alert.alert_id, error)
+        kind = _record_kind(record)
+        what = f"alert {record.alert_id}" if isinstance(record, Alert) else f"{kind} record"
+        _log.warning("webhook %s: %s not delivered: %s", self.url, what, error)
         self._dead.append(
             {
                 "url": self.url,
                 "error": error,
                 "failed_at": time.time(),
-                "alert": alert.model_dump(mode="json"),
+                "alert" if kind == "alert" else kind: record.model_dump(mode="json"),
             }
         )
 
-    def _post(self, alert: Alert) -> None:
+    def _post(self, record: BaseModel) -> None:
         req = urllib.request.Request(
             self.url,
-            data=alert.model_dump_json().encode(),
-            headers={"Content-Type": "application/json"},
+            data=record.model_dump_json().encode(),
+            headers={"Content-Type": "application/json", "X-Paigow-Record": _record_kind(record)},
             method="POST",
         )
         with urllib.request.urlopen(req, timeout=self.timeout) as resp:
@@ -310,7 +323,7 @@ class WebhookSender:
             finally:
                 self._q.task_done()
 
-    def _deliver(self, item: Alert) -> None:
+    def _deliver(self, item: BaseModel) -> None:
         error = ""
         for attempt in range(self.retries + 1):
             try:
@@ -329,7 +342,7 @@ class WebhookSender:
         while self._q.unfinished_tasks and time.monotonic() < deadline:
             time.sleep(0.02)
         self._stop.set()  # cut back-off waits short
-        left: list[Alert] = []
+        left: list[BaseModel] = []
         while True:
             try:
                 item = self._q.get_nowait()

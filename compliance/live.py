@@ -844,6 +844,8 @@ def run_live(
             if not fr.heartbeat:
                 for change in camera_changes(last_camera, fr.state):
                     rec = camera_log.add(change, fr.state, fr.image)  # on disk before it is shown
+                    if sender is not None:
+                        sender.send(rec)
                     pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
                     console.print(f"[{'red' if change.trouble else 'green'}]{source}: {change.note}[/]{pic}")
                 if fr.state.feed_lost and not feed_lost:

@@ -108,9 +108,11 @@ def test_corrupt_record_before_the_last_line_is_an_error_naming_the_line(tmp_pat
 class _Hook(http.server.BaseHTTPRequestHandler):
     status = 200
     bodies: ClassVar[list[dict[str, object]]] = []
+    headers_seen: ClassVar[list[str]] = []
 
     def do_POST(self) -> None:
         n = int(self.headers["Content-Length"])
+        type(self).headers_seen.append(str(self.headers.get("X-Paigow-Record")))
         type(self).bodies.append(json.loads(self.rfile.read(n)))
         self.send_response(type(self).status)
         self.end_headers()
@@ -121,7 +123,7 @@ class _Hook(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hook_server() -> Iterator[tuple[str, type[_Hook]]]:
-    handler = type("H", (_Hook,), {"bodies": [], "status": 200})
+    handler = type("H", (_Hook,), {"bodies": [], "headers_seen": [], "status": 200})
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     th = threading.Thread(target=srv.serve_forever, daemon=True)
     th.start()
@@ -154,6 +156,38 @@ def test_webhook_failures_are_retried_then_dead_lettered(
     assert len(handler.bodies) == 3  # first try + 2 retries
     dead = [json.loads(x) for x in (tmp_path / "dead.jsonl").read_text().splitlines()]
     assert len(dead) == 1 and dead[0]["alert"]["round"] == 1 and "500" in dead[0]["error"]
+
+
+def test_a_camera_event_goes_to_the_webhook_marked_as_one(
+    tmp_path: Path, hook_server: tuple[str, type[_Hook]]
+) -> None:
+    from compliance.live import CameraEvent
+
+    url, handler = hook_server
+    ev = CameraEvent(
+        table_id="T1",
+        source="cam",
+        kind="feed_lost",
+        trouble=True,
+        t=12.5,
+        timecode="00:00:12.500",
+        frame=312,
+        note="camera feed lost at t=12.50s",
+        logged_at=0.0,
+    )
+    s = WebhookSender(url, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01)
+    s.send(ev)
+    s.send(_alert(1))
+    s.close(drain_timeout=5)
+    assert s.delivered == 2
+    assert [CameraEvent.model_validate(handler.bodies[0]), handler.bodies[1]["round"]] == [ev, 1]
+    assert handler.headers_seen == ["camera", "alert"]
+    handler.status = 500  # undelivered, it is kept in the dead letter under its own key
+    s = WebhookSender(url, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01)
+    s.send(ev)
+    s.close(drain_timeout=5)
+    dead = [json.loads(x) for x in (tmp_path / "dead.jsonl").read_text().splitlines()]
+    assert [CameraEvent.model_validate(d["camera"]) for d in dead] == [ev] and s.failed == 1
 
 
 def test_webhook_unreachable_never_blocks_send(tmp_path: Path) -> None:

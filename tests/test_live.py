@@ -354,9 +354,11 @@ def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) ->
     import threading
 
     got: list[dict[str, object]] = []
+    kinds: list[str] = []
 
     class Hook(http.server.BaseHTTPRequestHandler):
         def do_POST(self) -> None:
+            kinds.append(str(self.headers["X-Paigow-Record"]))
             got.append(_json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
             self.send_response(204)
             self.end_headers()
@@ -368,7 +370,10 @@ def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) ->
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         write_layout(tmp_path / "layout.yaml")
-        write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True, True)))
+        states = clip_states(pattern=(True, True))
+        # the camera's feed drops for two states: its loss and return go to the webhook too
+        states = [st.model_copy(update={"feed_lost": i in (3, 4)}) for i, st in enumerate(states)]
+        write_states(tmp_path / "c.states.jsonl", states)
         alerts = tmp_path / "alerts.jsonl"
         url = f"http://127.0.0.1:{srv.server_address[1]}/hook"
         r = runner.invoke(
@@ -391,8 +396,15 @@ def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) ->
         srv.shutdown()
         srv.server_close()
     assert r.exit_code == 0, r.output
-    assert "webhook delivered 2, failed 0" in r.output
-    assert sorted(str(g["alert_id"]) for g in got) == sorted(a.alert_id for a in read_alerts(alerts))
+    assert "webhook delivered 4, failed 0" in r.output
+    posted = [g for g, k in zip(got, kinds, strict=True) if k == "alert"]
+    assert sorted(str(g["alert_id"]) for g in posted) == sorted(a.alert_id for a in read_alerts(alerts))
+    camera = [CameraEvent.model_validate(g) for g, k in zip(got, kinds, strict=True) if k == "camera"]
+    assert [(e.kind, e.frame) for e in camera] == [
+        ("feed_lost", states[3].frame),
+        ("feed_back", states[5].frame),
+    ]
+    assert sorted(kinds) == ["alert", "alert", "camera", "camera"]
 
 
 @pytest.mark.parametrize("game", ["seven-card", "six-card"])
