@@ -434,6 +434,65 @@ def test_reads_a_payout_beside_the_bet_and_a_wager_taken() -> None:
     assert [(x.chips, x.payout) for x in s.seats] == [(True, True), (False, False), (True, False)]
 
 
+def test_an_arms_shadow_reaching_into_a_payout_spot_is_no_payout() -> None:
+    """s13 under a warm cast (benchmarks/camera_conditions.py): the dealer's arm, dealing beside seat 2,
+    cast its shadow over the seat's empty payout spot from the spot's edge for 0.7 s: its dark part was
+    too little of the spot to hide it, its warm half-shade (not the felt darkened) lay over the spot's
+    middle, and the spot was read as a payout. A bet circle or payout spot that something reaches into
+    from outside is read once it has gone; a payout put down meanwhile is read then."""
+    lay = make_layout(payout=True)
+    t = SynthTable(lay, chips={1})
+    p = TablePipeline(lay, ColourDetector(), CFG)
+
+    def seat1(n: int, start: int) -> list[tuple[bool, bool] | None]:  # None: warming up
+        out: list[tuple[bool, bool] | None] = []
+        for i in range(start, start + n):
+            p.process(i, i / 12.5, t.frame(i))
+            s = p.state_now(i, i / 12.5)
+            out.append(None if s is None else (s.seat(1).chips, s.seat(1).payout))
+        return out
+
+    assert seat1(8, 0)[-1] == (True, False)
+    # seat 1's payout spot: centre (460, 875), radius 35; the shadow reaches in from its left
+    dark = [(400.0, 830.0), (438.0, 830.0), (438.0, 920.0), (400.0, 920.0)]
+    half = [(438.0, 830.0), (462.0, 830.0), (462.0, 920.0), (438.0, 920.0)]
+    t.shade = [(dark, (20, 55, 45)), (half, (35, 80, 48))]
+    assert seat1(12, 8) == [(True, False)] * 12  # lying still for 1 s
+    t.shade = []
+    assert seat1(8, 20) == [(True, False)] * 8
+    # a payout put down while the shadow still reaches in is read once it has gone
+    t.shade, t.payouts = [(dark, (20, 55, 45))], {1}
+    assert seat1(6, 28) == [(True, False)] * 6
+    t.shade = []
+    assert seat1(8, 34)[-1] == (True, True)
+
+
+def test_an_arms_shadow_soon_after_the_lights_dimmed_is_no_payout() -> None:
+    """s10 with the lights dimmed (benchmarks/camera_conditions.py): every spot changed when the lights
+    dimmed, and the dealer's arm came over seat 3's empty payout spot 1.6 s later: lying still for 0.4 s
+    it was taken for something lying there since the lights changed, over 2 s, and read as a payout.
+    What reaches in is read through once it has lain still for ``edge_read_after_s`` since it last
+    moved."""
+    lay = make_layout(payout=True)
+    t = SynthTable(lay, chips={1})
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    paid: list[bool] = []
+    for i in range(70):
+        t.light = 1.0 if i < 8 else 0.65  # the lights dim at frame 8 (0.64 s)
+        if i == 28:  # 1.6 s later a sleeve and its shadow come over the payout spot, still for 2.5 s
+            sleeve = [(438.0, 830.0), (462.0, 830.0), (462.0, 920.0), (438.0, 920.0)]
+            t.shade = [([(400.0, 830.0), (438.0, 830.0), (438.0, 920.0), (400.0, 920.0)], (20, 55, 45))]
+            t.shade.append((sleeve, (90, 60, 40)))
+        if i == 60:
+            t.shade = []
+        p.process(i, i / 12.5, t.frame(i))
+        s = p.state_now(i, i / 12.5)
+        if s is not None:
+            paid.append(s.seat(1).payout)
+    # the shadow still for 2 s (frame 53 on) may be read through: something lying there
+    assert len(paid) >= 53 and not any(paid[: 53 - (70 - len(paid))])
+
+
 def test_a_layout_without_payout_spots_reads_no_payout() -> None:
     lay = make_layout()
     t = SynthTable(lay, chips={1})

@@ -152,9 +152,12 @@ class SynthTable:
     chips: set[int] = field(default_factory=set)
     payouts: set[int] = field(default_factory=set)  # seats with a payout stack in the payout spot
     arm: tuple[float, float] | None = None  # table point where the arm's hand is (arm reaches from the top)
+    # patches laid on the felt under the cards: (table polygon, BGR colour), e.g. an arm's shadow
+    shade: list[tuple[list[tuple[float, float]], tuple[int, int, int]]] = field(default_factory=list)
     arm_colour: tuple[int, int, int] = SKIN  # a bare arm; or a sleeve
     towel: bool = False
     noise: int = 3
+    light: float = 1.0  # the picture's brightness: the lights dimmed below 1
 
     def frame(self, seed: int = 0) -> np.ndarray:
         lay = self.layout
@@ -180,6 +183,8 @@ class SynthTable:
                 )
                 cv2.fillPoly(img, [_to_img(hmat, chip)], (30, 30, 200))
                 cv2.polylines(img, [_to_img(hmat, chip * 0.999)], True, (255, 255, 255), 2)
+        for poly_mm, colour in self.shade:
+            cv2.fillPoly(img, [_to_img(hmat, np.array(poly_mm, np.float64))], colour)
         self._panel(img, hmat, [[p.x, p.y] for p in lay.lcd], (160, 220), self._lcd_panel)
         self._panel(img, hmat, [[p.x, p.y] for p in lay.iverify], (420, 300), self._iv_panel)
         for tok, x, y in self.cards:
@@ -209,6 +214,8 @@ class SynthTable:
             ax, ay = self.arm
             q = np.array([[ax - 60, -50], [ax + 60, -50], [ax + 70, ay + 60], [ax - 70, ay + 60]])
             cv2.fillPoly(img, [_to_img(hmat, q)], self.arm_colour)
+        if self.light != 1.0:
+            img = cv2.convertScaleAbs(img, alpha=self.light)
         if self.noise:
             rng = np.random.default_rng(seed)
             img = cv2.add(img, rng.integers(0, self.noise + 1, img.shape, dtype=np.uint8))

@@ -16,7 +16,9 @@ display, the LCD, each bet circle and payout spot):
    last known content, gets no reading, and is listed in ``occluded``; the region's other zones are
    still read (the dealer's hand over one seat's high hand does not hide its low hand).
    (A blob from the edge that lies still for ``edge_read_after_s`` is read through: a card pushed half
-   out of its area. On the i-Verify display a cover is told by the panel's colour, and counts as "not
+   out of its area. A bet circle or payout spot that such a blob reaches into at all, hiding it or not,
+   waits until the blob has gone or has lain still for ``edge_read_after_s`` since it last moved: the
+   dealer's arm, or its shadow, read as chips in a payout spot is a payout the dealer never made. On the i-Verify display a cover is told by the panel's colour, and counts as "not
    visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.
    A zone an occluder reaches into without hiding it is read, but when a card is found lying on the
    occluder there - the arm itself, a dark sleeve read as a back, or a card in the hand - that zone
@@ -324,6 +326,7 @@ class _ZoneWatch:
     recheck: bool = False
     still: int = 0
     changed_since: float | None = None
+    moved_at: float | None = None  # when it last moved (frame-to-frame change past motion_fraction)
     occluded: bool = False
     last: Any = _UNSET
     agree: int = 0
@@ -1018,6 +1021,8 @@ class TablePipeline:
                 continue
             moving = np.count_nonzero(motion_px & z.mask) / z.area
             z.still = z.still + 1 if moving <= cfg.motion_fraction else 0
+            if z.still == 0:
+                z.moved_at = t
             if z.changed_since is None:
                 z.changed_since = t
             by_skin = np.count_nonzero(skin & z.core) / z.core_area >= cfg.zone_occlusion_fraction
@@ -1036,6 +1041,17 @@ class TablePipeline:
                 continue
             if z.still < cfg.stable_frames and t - z.changed_since < cfg.force_after_s:
                 continue
+            if w.region.kind == "bet" and np.count_nonzero(edge & z.core):
+                # an arm, or its shadow, reaching into a bet circle or payout spot, hiding it or not:
+                # read once it has gone, or has lain still for edge_read_after_s since it last moved
+                # (not since the spot first changed: under lights dimmed 1.6 s before, an arm's shadow
+                # still for 0.4 s was read as a payout); a warm camera's arm shadow over seat 2's empty
+                # payout spot, too little of it to hide it, still for 0.7 s, was read as a payout (s13
+                # under benchmarks/camera_conditions.py)
+                if z.moved_at is not None and t - z.moved_at < cfg.edge_read_after_s:
+                    continue
+                if not lain_long:
+                    continue
             if not lain_long:
                 recent.add(z.name)
                 if not by_edge and np.count_nonzero(reached & z.core):
