@@ -18,8 +18,9 @@ display, the LCD, each bet circle and payout spot):
    (A blob from the edge that lies still for ``edge_read_after_s`` is read through: a card pushed half
    out of its area. A bet circle or payout spot that such a blob reaches into at all, hiding it or not,
    waits until the blob has gone or has lain still for ``edge_read_after_s`` since it last moved: the
-   dealer's arm, or its shadow, read as chips in a payout spot is a payout the dealer never made. On the i-Verify display a cover is told by the panel's colour, and counts as "not
-   visible" once it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.
+   dealer's arm, or its shadow, read as chips in a payout spot is a payout the dealer never made.
+   On the i-Verify display a cover is told by the panel's colour, and counts as "not visible" once
+   it has lain there ``iverify_cover_s``. Skin-coloured blobs are never read through.
    A zone an occluder reaches into without hiding it is read, but when a card is found lying on the
    occluder there - the arm itself, a dark sleeve read as a back, or a card in the hand - that zone
    counts as occluded this time, and is read again once the arm has gone. So does a zone holding a
