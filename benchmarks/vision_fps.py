@@ -264,7 +264,8 @@ def main() -> int:
     if memory is not None and memory.asked:
         print(
             f"tile memory:  {memory.answered} of {memory.asked} stage-1 tiles answered from memory "
-            f"({100 * memory.answered / memory.asked:.0f}%)"
+            f"({100 * memory.answered / memory.asked:.0f}%; {memory.answered_noisy} of them as a noisy "
+            "camera's, by their blocks' signed means)"
         )
     print(
         f"pipeline:     {1000 * (wall - pipe.detector_seconds) / max(1, frames):.2f} ms per frame "

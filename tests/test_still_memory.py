@@ -121,3 +121,42 @@ def test_read_through_reads_only_the_pictures_not_remembered_and_remembers_them(
     assert np.array_equal(again[[0, 2]], first[[0, 2]]) and again[1, 0] != first[1, 0]
     read_through(None, ["a", "b", "c"], pictures, read)  # no memory: everything is read
     assert asked[-1] == [0, 1, 2]
+
+
+def _table_tile() -> np.ndarray:
+    """Felt with a little texture and a card's white face on it (a stage-1 tile of a seat's area)."""
+    rng = np.random.default_rng(5)
+    tile = np.clip(np.array([60, 120, 50]) + rng.integers(-6, 7, (256, 256, 3)), 0, 255).astype(np.uint8)
+    tile[60:200, 80:180] = 230
+    return tile
+
+
+def test_a_noisy_cameras_still_tile_is_answered_where_the_memory_tolerates_noise() -> None:
+    """Sensor noise of +-18 levels at every pixel, fresh each frame, moves every block's mean absolute
+    difference past ``still`` (the sample with noise added: no tile was ever answered); its blocks'
+    signed means stay near 0. A tolerant memory (stage 1's) answers the tile; a strict one does not."""
+    tile = _table_tile()
+    strict, tolerant = StillMemory(), StillMemory(noise_tolerant=True)
+    for mem in (strict, tolerant):
+        mem.keep("p", _noisy(tile, 18, seed=1), "found")
+    frames = [_noisy(tile, 18, seed=s) for s in range(2, 7)]
+    assert [strict.recall("p", f) for f in frames] == [None] * 5
+    assert [tolerant.recall("p", f) for f in frames] == ["found"] * 5
+    assert tolerant.answered_noisy == 5
+
+
+def test_under_noise_an_index_appearing_or_the_light_changing_is_still_a_change() -> None:
+    tile = _table_tile()
+    mem = StillMemory(noise_tolerant=True)
+    mem.keep("p", _noisy(tile, 18, seed=1), "found")
+    for y, x in [(70, 90), (150, 150)]:  # an index, 12 x 20 px of ink, on the card's face
+        inked = tile.copy()
+        inked[y : y + 20, x : x + 12] = 30
+        assert mem.recall("p", _noisy(inked, 18, seed=2)) is None, (y, x)
+    for shift in (-12, 12):  # the lights dimmed or brightened
+        lit = np.clip(tile.astype(int) + shift, 0, 255).astype(np.uint8)
+        assert mem.recall("p", _noisy(lit, 18, seed=3)) is None, shift
+    covered = tile.copy()
+    covered[:, :150] = (40, 40, 120)  # a sleeve over most of the tile
+    assert mem.recall("p", _noisy(covered, 18, seed=4)) is None
+    assert mem.answered == 0

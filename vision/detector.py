@@ -955,7 +955,7 @@ class OnnxCardDetector:
             raise ValueError(f"tile_workers must be >= 1, but got {tile_workers}")
         self.tile_workers = tile_workers
         self._pool: Any = None
-        self.tile_memory = StillMemory(memory) if memory else None
+        self.tile_memory = StillMemory(memory, noise_tolerant=True) if memory else None
         # index crops: 32 px, so finer blocks; a box's place is its own, a few pictures there do
         self.index_memory = StillMemory(2, places=4096, block=4) if memory else None
         if self._body is not None and memory:
