@@ -276,6 +276,25 @@ def test_an_arm_shadow_on_an_empty_circle_is_felt_and_a_dark_chip_is_still_a_chi
             assert chips_present(stacked, mask, felt), chip
 
 
+def test_an_arm_shadow_whose_blue_a_warm_cast_took_to_black_is_felt() -> None:
+    # s13 under a warm cast (benchmarks/camera_conditions.py): felt BGR 59/113/54, the dealer's arm's
+    # shadow over the empty payout spot 1/59/27: the felt halved in green and red, its blue crushed
+    rng = np.random.default_rng(2)
+    felt_bgr = np.array([59, 113, 54], np.float32)
+    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
+    felt = FeltModel.learn([crop])
+    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))
+    shaded = crop.copy()  # the shadow over the crop's left part, a third of the disc
+    part = shaded[:, :26].astype(np.float32) * 0.52
+    part[..., 0] = 1.0  # the blue channel at the black floor
+    shaded[:, :26] = part.astype(np.uint8)
+    assert not chips_present(shaded, mask, felt)
+    for chip in ((35, 35, 35), (2, 40, 210), (190, 90, 30), (20, 150, 230), (1, 1, 1)):
+        stacked = shaded.copy()
+        stacked[18:42, 18:42] = chip  # a black, red (its blue crushed too), blue, orange, jet chip
+        assert chips_present(stacked, mask, felt), chip
+
+
 def test_felt_under_a_spotlight_is_felt_and_a_chip_on_it_is_still_a_chip() -> None:
     # b41-0011: a pool of light over seat 5's empty circle (the felt's colour, lighter) read as chips
     rng = np.random.default_rng(1)

@@ -40,6 +40,10 @@ class FeltModel:
         return cls(med, float(np.percentile(d, 90)))
 
 
+# a channel at or below this level in a shade is taken to the camera's black floor
+_BLACK = 8.0
+
+
 def _local_felt(lab: np.ndarray, disc: np.ndarray, felt: FeltModel, thr: float) -> np.ndarray:
     """The felt's Lab colour around a bet circle: the median of the crop outside the ``disc`` when it is
     the felt's colour under other light (a light or a shadow over this part of the table: its chroma
@@ -87,7 +91,11 @@ def chips_present(
 
     Felt under a spotlight is the felt's colour lit brighter (b41-0011, a rendered batch: a pool of
     light over seat 5 read as chips and a payout all clip long): where the crop around the disc is the
-    felt's colour at another lightness, the disc is held against that (``_local_felt``)."""
+    felt's colour at another lightness, the disc is held against that (``_local_felt``).
+
+    A shade that takes a channel to the camera's black floor (a warm cast's shadow loses its blue:
+    s13 under ``benchmarks/camera_conditions.py``, felt BGR 59/113/54, the arm's shadow 1/59/27) is
+    the felt darkened in the other two: the scale and the residual leave the crushed channel out."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     sel = mask > 0
     if not sel.any():
@@ -100,7 +108,12 @@ def chips_present(
         f = felt.median_bgr
         px = crop.reshape(-1, 3).astype(np.float32)
         k = px @ f / float(f @ f)
-        resid = np.linalg.norm(px - k[:, None] * f, axis=1)
+        # a channel the shade took to the black floor (a warm cast's shadow loses its blue) says
+        # nothing of the shade's hue: the scale and the residual come from the other two
+        crushed = (px <= _BLACK) & (px < k[:, None] * f)
+        use = np.where((np.count_nonzero(~crushed, axis=1) >= 2)[:, None], ~crushed, True)
+        k = (px * f * use).sum(1) / np.maximum((f * f * use).sum(1), 1e-6)
+        resid = np.linalg.norm((px - k[:, None] * f) * use, axis=1)
         shade = (off_all.reshape(-1) & (k >= 0.35) & (k <= 0.95) & (resid <= thr)).reshape(d.shape)
         if shade[~sel].mean() >= shade_outside:
             off = off & ~shade[sel]
