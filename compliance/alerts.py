@@ -297,7 +297,7 @@ class WebhookSender:
                 "url": self.url,
                 "error": error,
                 "failed_at": time.time(),
-                "alert" if kind == "alert" else kind: record.model_dump(mode="json"),
+                kind: record.model_dump(mode="json"),
             }
         )
 

@@ -255,13 +255,18 @@ def test_chips_against_the_felt() -> None:
         assert chips_present(r.rectify(f), mask, felt) == (n == 2)
 
 
+def _felt_crop(felt_bgr: tuple[int, int, int], seed: int) -> tuple[np.ndarray, FeltModel, np.ndarray]:
+    """A 60-px crop of bare felt of that colour (a little noise), its felt model, and its bet
+    circle's inner disc (the mask ``chips_present`` reads)."""
+    rng = np.random.default_rng(seed)
+    crop = np.clip(np.array(felt_bgr, np.float32) + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
+    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))
+    return crop, FeltModel.learn([crop]), mask
+
+
 def test_an_arm_shadow_on_an_empty_circle_is_felt_and_a_dark_chip_is_still_a_chip() -> None:
     # s10: the dealer's arm shaded seat 3's empty payout spot (the felt x 0.65) and it read as a payout
-    rng = np.random.default_rng(0)
-    felt_bgr = np.array([40, 120, 45], np.float32)
-    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
-    felt = FeltModel.learn([crop])
-    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))  # the disc
+    crop, felt, mask = _felt_crop((40, 120, 45), seed=0)
     assert not chips_present(crop, mask, felt)
     shaded = crop.copy()
     shaded[:, 10:50] = (shaded[:, 10:50].astype(np.float32) * 0.65).astype(np.uint8)  # across the crop
@@ -279,11 +284,7 @@ def test_an_arm_shadow_on_an_empty_circle_is_felt_and_a_dark_chip_is_still_a_chi
 def test_an_arm_shadow_whose_blue_a_warm_cast_took_to_black_is_felt() -> None:
     # s13 under a warm cast (benchmarks/camera_conditions.py): felt BGR 59/113/54, the dealer's arm's
     # shadow over the empty payout spot 1/59/27: the felt halved in green and red, its blue crushed
-    rng = np.random.default_rng(2)
-    felt_bgr = np.array([59, 113, 54], np.float32)
-    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
-    felt = FeltModel.learn([crop])
-    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))
+    crop, felt, mask = _felt_crop((59, 113, 54), seed=2)
     shaded = crop.copy()  # the shadow over the crop's left part, a third of the disc
     part = shaded[:, :26].astype(np.float32) * 0.52
     part[..., 0] = 1.0  # the blue channel at the black floor
@@ -297,11 +298,7 @@ def test_an_arm_shadow_whose_blue_a_warm_cast_took_to_black_is_felt() -> None:
 
 def test_felt_under_a_spotlight_is_felt_and_a_chip_on_it_is_still_a_chip() -> None:
     # b41-0011: a pool of light over seat 5's empty circle (the felt's colour, lighter) read as chips
-    rng = np.random.default_rng(1)
-    felt_bgr = np.array([40, 120, 45], np.float32)
-    crop = np.clip(felt_bgr + rng.normal(0, 3, (60, 60, 3)), 0, 255).astype(np.uint8)
-    felt = FeltModel.learn([crop])
-    mask = inner_mask((60, 60), np.array([[5, 5], [55, 5], [55, 55], [5, 55]], np.float32))
+    crop, felt, mask = _felt_crop((40, 120, 45), seed=1)
     lit = cv2.convertScaleAbs(crop, alpha=1.5)  # the whole crop under the light
     assert not chips_present(lit, mask, felt)
     for chip in ((35, 35, 35), (40, 40, 210), (30, 90, 30)):

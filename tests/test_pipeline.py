@@ -551,7 +551,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     grey level but still wakes the bet circle's region."""
     import cv2
 
-    from vision.pipeline import _THUMB, _thumbnail
+    from vision.pipeline import _THUMB, _shrunk
 
     lay = make_layout()
     t = SynthTable(lay)
@@ -559,7 +559,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     _run(p, t, 12, 0)
     img = t.frame(12)
     w = next(w for w in p._watch if w.region.name == "seat2.bet")
-    thumb = _thumbnail(img)
+    thumb = _shrunk(img)[_THUMB]
     assert p._quiet(w, thumb)  # nothing changed
     x0, y0, x1, y1 = w.box  # type: ignore[misc]
     cx, cy = _THUMB * (x0 + x1) // 2, _THUMB * (y0 + y1) // 2
@@ -568,14 +568,14 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     chip8 = np.clip(chip, 0, 255).astype(np.uint8)
     grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(int) for x in (img, chip8)]
     assert np.abs(grey[0] - grey[1]).max() <= 1  # no grey level moved
-    assert not p._quiet(w, _thumbnail(chip8))
+    assert not p._quiet(w, _shrunk(chip8)[_THUMB])
 
 
 def test_the_thumbnail_is_the_frames_block_means() -> None:
     """Halved twice, the thumbnail gives each 4x4 block's mean (to a level of rounding), on any size."""
     import cv2
 
-    from vision.pipeline import _THUMB, _thumbnail
+    from vision.pipeline import _THUMB, _shrunk
 
     rng = np.random.default_rng(3)
     for h, w in ((720, 1280), (363, 641)):
@@ -583,7 +583,7 @@ def test_the_thumbnail_is_the_frames_block_means() -> None:
         if h % 4:  # a picture (smooth), not noise: a block shifted by a pixel is then about the same
             yy, xx = np.mgrid[0:h, 0:w]
             img = np.stack([xx * 255 // w, yy * 255 // h, (xx + yy) * 127 // (w + h)], 2).astype(np.uint8)
-        thumb = _thumbnail(img)
+        thumb = _shrunk(img)[_THUMB]
         assert thumb.shape == (h // _THUMB, w // _THUMB, 3)
         means = img[: h // 4 * 4, : w // 4 * 4].reshape(h // 4, 4, w // 4, 4, 3).mean((1, 3))
         if h % 4 == 0 and w % 4 == 0:

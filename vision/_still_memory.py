@@ -123,10 +123,9 @@ class StillMemory:
                 and self.noise_tolerant
                 and np.count_nonzero(means >= 1.0) >= 0.25 * means.size  # noise moves most blocks
                 and self._changed(means, loose, _NOISE_LEVEL_MAX)[0] <= loose
-                and self._noisy(picture, old, means)
+                and (level := self._noise_level(picture, old, means)) is not None
             ):
-                level = max(self.still, 9.0 * max(float(np.median(means)), 1.0))
-                n, grid = self._changed(means, loose, min(level, _NOISE_LEVEL_MAX))
+                n, grid = self._changed(means, loose, level)
                 noisy = True
             if n > loose or (n and (boxes is None or _touches(grid, boxes(found), picture.shape))):
                 continue
@@ -137,11 +136,15 @@ class StillMemory:
             return found
         return None
 
-    def _noisy(self, picture: np.ndarray, old: np.ndarray, means: np.ndarray) -> bool:
-        """Whether the pair differs as a noisy camera's frames do (module docstring): its blocks'
-        mean absolute difference 3 levels or more at the median, their signed one at most 0.4 of it."""
+    def _noise_level(self, picture: np.ndarray, old: np.ndarray, means: np.ndarray) -> float | None:
+        """The level the pair's blocks' signed mean differences are held to where it differs as a
+        noisy camera's frames do (module docstring: its blocks' mean absolute difference 3 levels or
+        more at the median, their signed one at most 0.4 of it); None where it does not."""
         spread = float(np.median(self._blocks(cv2.absdiff(picture, old))))
-        return spread >= 3.0 and float(np.median(means)) <= 0.4 * spread
+        signed = float(np.median(means))
+        if spread < 3.0 or signed > 0.4 * spread:
+            return None
+        return min(max(self.still, 9.0 * max(signed, 1.0)), _NOISE_LEVEL_MAX)
 
     def _changed(
         self, block_diff: np.ndarray, loose: int, level: float | None = None

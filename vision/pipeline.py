@@ -362,16 +362,11 @@ _THUMB = 4
 _QUIET_LEVEL = 6
 
 
-def _thumbnail(image: np.ndarray) -> np.ndarray:
-    """The frame ``_THUMB`` times smaller each way, each pixel the mean of its block: halved twice
-    (the same means, to a level of rounding, at a third to a quarter of the time of one 4x area
-    resize on a 720p frame: ``benchmarks/stage1_speed.py``)."""
-    return _shrunk(image)[_THUMB]
-
-
 def _shrunk(image: np.ndarray) -> dict[int, np.ndarray]:
-    """The frame halved, and halved again down to the thumbnail, each pixel the mean of its block: by
-    how many times smaller each way (2, ..., ``_THUMB``)."""
+    """The frame halved, and halved again down to the thumbnail (``_THUMB`` times smaller each way),
+    each pixel the mean of its block: by how many times smaller each way (2, ..., ``_THUMB``). Halving
+    twice gives the same means as one 4x area resize, to a level of rounding, at a third to a quarter
+    of its time on a 720p frame (``benchmarks/stage1_speed.py``)."""
     out, f, img = {}, 1, image
     for _ in range(_THUMB.bit_length() - 1):
         img = cv2.resize(
@@ -1049,9 +1044,8 @@ class TablePipeline:
                 # still for 0.4 s was read as a payout); a warm camera's arm shadow over seat 2's empty
                 # payout spot, too little of it to hide it, still for 0.7 s, was read as a payout (s13
                 # under benchmarks/camera_conditions.py)
-                if z.moved_at is not None and t - z.moved_at < cfg.edge_read_after_s:
-                    continue
-                if not lain_long:
+                since = z.changed_since if z.moved_at is None else max(z.changed_since, z.moved_at)
+                if z.still < cfg.stable_frames or t - since < cfg.edge_read_after_s:
                     continue
             if not lain_long:
                 recent.add(z.name)
