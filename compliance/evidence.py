@@ -149,6 +149,7 @@ def draw_evidence(
     else:
         canvas = image.copy()
     h, w = canvas.shape[:2]
+    layout = layout.scaled_to(w, h, strict=False)  # a camera giving another size than calibrated on
     scale = max(0.5, w / 1280.0)
     thick = max(1, round(2 * scale))
     font = cv2.FONT_HERSHEY_SIMPLEX
@@ -232,6 +233,7 @@ def draw_camera_evidence(
     import cv2
 
     canvas = image.copy()
+    layout = layout.scaled_to(canvas.shape[1], canvas.shape[0], strict=False)
     scale = max(0.5, canvas.shape[1] / 1280.0)
     thick = max(1, round(2 * scale))
     if zones:

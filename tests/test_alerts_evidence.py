@@ -71,3 +71,18 @@ def test_a_zone_hidden_in_the_state_is_labelled_hidden(tmp_path: Path) -> None:
     assert _zone_cards(st, "iverify") == ["(hidden from the camera)"]
     assert _zone_cards(st, "seat2.deal") == ["(hidden from the camera)"]
     assert _zone_cards(st, "seat1.deal") == ["BACK"] * 7
+
+
+def test_zones_are_marked_where_they_lie_on_a_picture_smaller_than_calibrated(tmp_path: Path) -> None:
+    """A camera's sub-stream (the pipeline reads it through the layout scaled to it): the evidence
+    marks the seat's zones on that picture, not where they lie on the calibrated one."""
+    lay = write_layout(tmp_path / "l.yaml")
+    st = clip_states(pattern=(False,))[4]
+    f = Finding(round=1, check_id=CheckId.HOUSE_WAY, seat=2, t=1.0, frame=10, expected="a", observed="b")
+    w, h = lay.image_width // 2, lay.image_height // 2
+    pic = draw_evidence(lay, f, state=st, image=np.full((h, w, 3), 90, np.uint8), table_id="T1")
+    half = lay.scaled_to(w, h)
+    bar = pic.shape[0] - h
+    assert pic.shape[1] == w and bar > 0
+    assert _edge_hits(half, pic, lay.seat(2).high, bar) >= 3
+    assert _edge_hits(lay, pic, lay.seat(2).high, bar) == 0  # not at the calibrated picture's places

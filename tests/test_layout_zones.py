@@ -58,3 +58,32 @@ def test_payout_spots_are_optional(tmp_path: Path) -> None:
     new.dump(tmp_path / "new.yaml")
     loaded = load_layout(tmp_path / "new.yaml")
     assert loaded == new and all(s.payout is not None for s in loaded.seats)
+
+
+def test_scaled_to_a_smaller_picture_of_the_same_view(tmp_path: Path) -> None:
+    """A 1280x720 layout on a 960x540 picture: every zone lands three quarters as far from the
+    corner; the copy still finds its calibrated view beside the file; the same size is itself."""
+    path = tmp_path / "t.yaml"
+    make_layout().model_copy(update={"reference_view": "t.view.jpg"}).dump(path)
+    (tmp_path / "t.view.jpg").write_bytes(b"")
+    lay = load_layout(path)
+    assert lay.scaled_to(1280, 720) is lay
+    small = lay.scaled_to(960, 540)
+    assert (small.image_width, small.image_height) == (960, 540)
+    assert np.allclose(small.to_image(lay.seat(2).high), 0.75 * lay.to_image(lay.seat(2).high), atol=1e-6)
+    assert small.reference_view_path() == tmp_path / "t.view.jpg"
+    assert lay.image_width == 1280  # the original is untouched
+
+
+def test_scaled_to_a_picture_of_another_shape_names_file_sizes_and_source(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    make_layout().dump(path)
+    lay = load_layout(path)
+    with pytest.raises(LayoutError) as e:
+        lay.scaled_to(640, 480, seen="cam.mp4 frame 12")
+    msg = str(e.value)
+    assert "t.yaml" in msg and "1280x720" in msg and "cam.mp4 frame 12 is 640x480" in msg
+    assert "calibrate" in msg
+    assert lay.scaled_to(1280, 721) is not lay  # within rounding's 1 %: the same view
+    loose = lay.scaled_to(640, 480, strict=False)  # for a drawing: scaled all the same
+    assert np.allclose(loose.to_image(lay.lcd), lay.to_image(lay.lcd) * [0.5, 480 / 720], atol=1e-6)

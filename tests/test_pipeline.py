@@ -12,6 +12,7 @@ from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout
 from typer.testing import CliRunner
 
 from compliance.cli import app
+from vision.layout import load_layout
 from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
 from vision.sources import Frame
 from vision.state import TableState
@@ -291,6 +292,69 @@ def test_a_card_put_down_while_the_feed_was_lost_is_in_the_state_after_it(
     i = next(i for i, r in enumerate(res) if r.state.feed_lost)
     assert res[i].state.seat(1).high == []
     assert not res[-1].state.feed_lost and res[-1].state.seat(1).high == ["As"]
+
+
+def test_a_camera_giving_a_smaller_picture_is_read_with_the_layout_scaled_to_it(tmp_path: Path) -> None:
+    """A table calibrated on the camera's main stream and watched on its sub-stream (or a recorder's
+    copy at another resolution): the same view, smaller. It had crashed (AttributeError in the quiet
+    test); the layout's zones are now scaled to the picture."""
+    import cv2
+
+    lay = make_layout()  # calibrated on 1280x720
+    t = SynthTable(lay, lcd=5)
+    frames = [t.frame(i) for i in range(10)]
+    t.cards = [("As", 250, 620)]
+    frames += [t.frame(i) for i in range(10, 30)]
+    small = [cv2.resize(f, (960, 540), interpolation=cv2.INTER_AREA) for f in frames]
+    clip = write_clip(tmp_path / "sub.avi", small, fps=25.0)
+    res = list(watch(clip, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5)))
+    assert all(r.image.shape == (540, 960, 3) for r in res)
+    assert res[0].state.lcd == 5 and res[0].state.seat(1).high == []
+    assert res[-1].state.seat(1).high == ["As"] and res[-1].state.lcd == 5
+
+
+def test_a_picture_of_another_shape_than_calibrated_is_an_error_naming_layout_source_and_frame(
+    tmp_path: Path,
+) -> None:
+    """A 4:3 picture of a table calibrated on 16:9 may be a cropped view: every zone would be off."""
+    import cv2
+
+    from vision.layout import LayoutError
+
+    path = tmp_path / "table.layout.yaml"
+    make_layout().dump(path)
+    lay = load_layout(path)
+    t = SynthTable(lay, lcd=5)
+    clip = write_clip(tmp_path / "cam.avi", [cv2.resize(t.frame(i), (640, 480)) for i in range(6)])
+    with pytest.raises(LayoutError) as e:
+        list(watch(clip, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5)))
+    msg = str(e.value)
+    assert str(path) in msg and "1280x720" in msg and "640x480" in msg and f"{clip} frame 0" in msg
+    with pytest.raises(LayoutError, match="frame 3: the picture is 640x480"):
+        TablePipeline(lay, ColourDetector(), CFG).process(3, 0.1, cv2.resize(t.frame(3), (640, 480)))
+
+
+def test_a_stream_whose_picture_changes_size_is_read_afresh_at_the_new_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera set up again mid-stream (main stream to sub-stream): the table is read again at the
+    new size, not through the old zones."""
+    import cv2
+
+    import vision.pipeline
+
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    before = [t.frame(i) for i in range(20)]
+    t.cards = [("As", 250, 620)]
+    after = [cv2.resize(t.frame(i), (640, 360), interpolation=cv2.INTER_AREA) for i in range(20, 50)]
+    url = "rtsp://cam/table7"
+    frames = [Frame(i, i / 25, img, url, True) for i, img in enumerate(before + after)]
+    monkeypatch.setattr(vision.pipeline, "iter_frames", lambda source, **kw: iter(frames))
+    res = list(watch(url, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5)))
+    assert res[0].state.seat(1).high == [] and res[0].image.shape == (720, 1280, 3)
+    assert res[-1].state.seat(1).high == ["As"] and res[-1].image.shape == (360, 640, 3)
+    assert res[-1].state.lcd == 5
 
 
 def test_watch_paced_delivers_a_file_no_faster_than_a_camera(tmp_path: Path) -> None:

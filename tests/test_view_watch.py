@@ -117,3 +117,23 @@ def test_a_camera_already_off_when_the_watch_begins_is_seen_against_its_calibrat
         got = [s for k in range(16) if (s := pipe.process(k, k / 2, knocked)) is not None]
         moved = got[-1].view_moved_px
         assert moved is None if expect is None else moved == pytest.approx(expect, abs=4.0)
+
+
+def test_a_sub_stream_is_checked_against_the_calibrated_view_scaled_to_it(tmp_path: Path) -> None:
+    """The view calibrated on the 1080p main stream, watched on a half-size sub-stream: the picture
+    kept by ``calibrate`` is matched at the stream's size, so the view in place is not "moved" and a
+    knock is measured in the stream's pixels."""
+    from vision.calibrate import calibrated_view
+
+    img = _table()
+    lay = load_layout(SAMPLE / "render-7card.layout.yaml")
+    cv2.imwrite(str(tmp_path / "t.view.jpg"), calibrated_view(img))
+    lay.model_copy(update={"reference_view": "t.view.jpg"}).dump(tmp_path / "t.yaml")
+    half = load_layout(tmp_path / "t.yaml").scaled_to(img.shape[1] // 2, img.shape[0] // 2)
+    size = (half.image_width, half.image_height)
+    for frame, expect in ((img, None), (_moved(img, dx=-24.0), 12.0)):
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        pipe = TablePipeline(half, _NoCards(), PipelineConfig(view_check_s=1.0, analyse_fps=None))
+        got = [s for k in range(16) if (s := pipe.process(k, k / 2, small)) is not None]
+        moved = got[-1].view_moved_px
+        assert moved is None if expect is None else moved == pytest.approx(expect, abs=3.0)

@@ -42,6 +42,10 @@ __all__ = [
 
 Game = Literal["seven-card", "six-card"]
 
+# how far a picture's aspect ratio may be from the calibrated one's and still be taken for the same view
+# scaled (``TableLayout.scaled_to``): 1920x1080 -> 1280x720 or 640x360 is exact; 1 % is rounding's room
+_SHAPE_SLACK = 0.01
+
 
 class LayoutError(ValueError):
     """The layout file is missing, unreadable or invalid; the message names the file and field."""
@@ -165,6 +169,37 @@ class TableLayout(_Model):
         return self
 
     # --- geometry -------------------------------------------------------------------------
+    def scaled_to(
+        self, width: int, height: int, *, strict: bool = True, seen: str = "the picture"
+    ) -> TableLayout:
+        """The layout for a picture ``width`` x ``height`` of the same view: itself where that is the
+        size it was calibrated on, else a copy whose reference points' image side is scaled to it (a
+        camera's sub-stream, or a recorder's copy at another resolution, shows the same view smaller).
+
+        A picture of another shape (aspect ratios more than 1 % apart) may be a cropped view, on which
+        every zone would fall in the wrong place: ``strict`` raises a ``LayoutError`` naming the layout
+        file, both sizes and ``seen`` (which source and frame); without ``strict`` (drawing evidence on
+        a picture, where a drawing is better than none) it is scaled all the same."""
+        if (width, height) == (self.image_width, self.image_height):
+            return self
+        sx, sy = width / self.image_width, height / self.image_height
+        if strict and abs(sx / sy - 1.0) > _SHAPE_SLACK:
+            where = self._path if self._path is not None else f"layout {self.table_id!r}"
+            raise LayoutError(
+                f"{where}: calibrated on a {self.image_width}x{self.image_height} picture, but {seen} is "
+                f"{width}x{height}, another shape (a cropped or different view?): calibrate the layout on "
+                "this camera's picture (paigow-monitor calibrate)"
+            )
+        points = [
+            p.model_copy(update={"image": Point(x=p.image.x * sx, y=p.image.y * sy)})
+            for p in self.reference_points
+        ]
+        out = self.model_copy(
+            update={"image_width": width, "image_height": height, "reference_points": points}
+        )
+        out._path = self._path  # the reference view is found beside the file all the same
+        return out
+
     def homography(self) -> np.ndarray:
         """3x3 matrix mapping table millimetres to image pixels (from the four reference points)."""
         import cv2

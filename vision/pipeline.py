@@ -81,7 +81,7 @@ from vision.detections import (
     union_box,
 )
 from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
-from vision.layout import IVerifySlots, TableLayout
+from vision.layout import IVerifySlots, LayoutError, TableLayout
 from vision.sources import iter_frames
 from vision.state import BACK, UNREAD, TableState
 from vision.tracking import IVerifyReading, TableTracker
@@ -268,14 +268,18 @@ def load_shipped_detector(coarse: bool = False) -> CardDetector:
 
 
 class _LazyDetector:
+    """The shipped detector, loaded at its first use, for the camera ``coarse`` says (``watch`` sets it
+    from the layout as fitted to the picture: a 1080p table's 720p sub-stream is a coarse camera)."""
+
     def __init__(self, coarse: bool = False) -> None:
-        self._det: CardDetector | None = None
-        self._coarse = coarse
+        self._dets: dict[bool, CardDetector] = {}
+        self.coarse = coarse
 
     def _loaded(self) -> CardDetector:
-        if self._det is None:
-            self._det = load_shipped_detector(self._coarse)
-        return self._det
+        det = self._dets.get(self.coarse)
+        if det is None:
+            det = self._dets[self.coarse] = load_shipped_detector(self.coarse)
+        return det
 
     def detect(self, image: np.ndarray) -> Detections:
         return self._loaded().detect(image)
@@ -783,7 +787,8 @@ class TablePipeline:
         )
         view = layout.reference_view_path()
         if self._view is not None and view is not None:
-            # the view as calibrated: a camera already off when the watch begins is noticed too
+            # the view as calibrated: a camera already off when the watch begins is noticed too (at
+            # any size of the same shape: a sub-stream's frames are matched against it scaled)
             picture = cv2.imread(str(view))
             if picture is None or not self._view.set_reference(picture):
                 _log.warning("%s: cannot serve as the calibrated view; the first frame will", view)
@@ -817,7 +822,14 @@ class TablePipeline:
 
     # --- one frame ---------------------------------------------------------------------------
     def process(self, frame: int, t: float, image: np.ndarray) -> TableState | None:
-        """Analyse one frame; the new table state when the debounced content changed, else None."""
+        """Analyse one frame; the new table state when the debounced content changed, else None.
+        ``image`` must be of the layout's size (``watch`` fits the layout to the picture first:
+        ``TableLayout.scaled_to``); another is a ``LayoutError`` naming the frame."""
+        if image.shape[1::-1] != (self.layout.image_width, self.layout.image_height):
+            raise LayoutError(
+                f"frame {frame}: the picture is {image.shape[1]}x{image.shape[0]}, the layout is for "
+                f"{self.layout.image_width}x{self.layout.image_height} (TableLayout.scaled_to fits it)"
+            )
         self._frame = frame
         if self._felt is None:
             crops = [
@@ -1422,6 +1434,7 @@ def watch(
     det: CardDetector = detector if detector is not None else _LazyDetector(coarse_camera(layout))
     pipe: TablePipeline | None = None
     clip: str | None = None
+    size: tuple[int, int] | None = None  # the picture's, the current pipeline's layout fitted to it
     last_live_t: float | None = None
     lost = False  # the feed dropped and no state has said it is back
     seen_last: tuple[int, np.ndarray] | None = None  # the last frame analysed: a lost feed's evidence
@@ -1443,10 +1456,34 @@ def watch(
             continue
         if fr.image is None:
             continue
-        if fr.clip != clip:
-            clip, pipe, last_live_t, seen_last = fr.clip, TablePipeline(layout, det, cfg), None, None
-            clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)
-            _log.info("watching %s", clip)
+        pic = (fr.image.shape[1], fr.image.shape[0])
+        if fr.clip != clip or pic != size:
+            # the layout fitted to the picture: a sub-stream or a recording at another resolution shows
+            # the same view scaled; another shape is an error naming the layout file, source and frame
+            fitted = layout.scaled_to(*pic, seen=f"{fr.clip} frame {fr.frame}")
+            if fr.clip == clip:  # the picture changed size mid-stream (the camera set up again)
+                _log.warning(
+                    "%s frame %d: the picture is now %dx%d (was %dx%d): the table is read afresh",
+                    clip,
+                    fr.frame,
+                    *pic,
+                    *(size or pic),
+                )
+            elif fitted is not layout:
+                _log.warning(
+                    "%s: the picture is %dx%d, the layout was calibrated on %dx%d: its zones scaled to it",
+                    fr.clip,
+                    *pic,
+                    layout.image_width,
+                    layout.image_height,
+                )
+            if isinstance(det, _LazyDetector):
+                det.coarse = coarse_camera(fitted)
+            if fr.clip != clip:
+                clip, last_live_t, seen_last = fr.clip, None, None
+                clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)
+                _log.info("watching %s", clip)
+            pipe, size = TablePipeline(fitted, det, cfg), pic
         assert pipe is not None
         if pace:
             wait = clip_start + fr.t / pace - time.monotonic()
