@@ -31,6 +31,70 @@ def test_file_timestamps_come_from_the_position(tmp_path: Path) -> None:
     assert all(f.clip == str(p) and not f.live for f in fr)
 
 
+class _TimedCap:
+    """A file whose frames carry the given presentation times (ms; OpenCV's position after each read)."""
+
+    def __init__(self, times_ms: list[float], fps: float = 25.0) -> None:
+        self.times, self.fps, self.at = times_ms, fps, -1
+
+    def isOpened(self) -> bool:
+        return True
+
+    def get(self, prop: int) -> float:
+        if prop == cv2.CAP_PROP_POS_MSEC:
+            return self.times[self.at] if self.at >= 0 else 0.0
+        return {cv2.CAP_PROP_FPS: self.fps, cv2.CAP_PROP_FRAME_COUNT: float(len(self.times))}.get(prop, 0.0)
+
+    def grab(self) -> bool:
+        self.at += 1
+        return self.at < len(self.times)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        ok = self.grab()
+        return ok, np.zeros((4, 4, 3), np.uint8) if ok else None
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_recording_with_frames_dropped_keeps_its_own_times(tmp_path: Path) -> None:
+    """A recorder's export with a gap (frames dropped, or motion-triggered recording): each frame is
+    stamped with its own time, as the player shows it, not frame / fps (which put every frame after a
+    4-s gap 4 s early: an alert's time pointed at another moment of the footage). From the first
+    frame's time; the nominal rate where a file gives no times, or one out of order."""
+    clip = tmp_path / "nvr.mp4"
+    clip.write_bytes(b"x")
+
+    def times(ms: list[float], **kw: object) -> list[float]:
+        return [f.t for f in iter_frames(clip, opener=lambda _: _TimedCap(ms), **kw)]  # type: ignore[arg-type]
+
+    gap = [40.0 * i for i in range(5)] + [4000.0 + 40.0 * i for i in range(5)]
+    assert times(gap) == [0.0, 0.04, 0.08, 0.12, 0.16, 4.0, 4.04, 4.08, 4.12, 4.16]
+    assert times(gap, analyse_fps=12.5) == [0.0, 0.08, 0.16, 4.04, 4.12]  # grabbed frames keep time too
+    assert times([120.0 + 40.0 * i for i in range(3)]) == [0.0, 0.04, 0.08]  # from the first frame's
+    assert times([0.0] * 4) == [0.0, 0.04, 0.08, 0.12]  # no times of its own: frame / fps
+    assert times([0.0, 40.0, 40.0, 120.0, 80.0]) == pytest.approx([0.0, 0.04, 0.08, 0.12, 0.16])
+
+
+def test_an_mp4_with_a_gap_is_read_at_the_times_its_player_shows(tmp_path: Path) -> None:
+    """The same through OpenCV on a real H.264 file (ffmpeg, installed by scripts/setup.sh), frames
+    10-19 of 30 dropped with their times kept."""
+    import shutil
+    import subprocess
+
+    ffmpeg = shutil.which("ffmpeg")
+    assert ffmpeg, "ffmpeg is installed by scripts/setup.sh with any extra"
+    src = write_clip(tmp_path / "a.avi", _frames(30), fps=25.0)
+    out = tmp_path / "gap.mp4"
+    cmd = [ffmpeg, "-loglevel", "error", "-y", "-i", str(src), "-vf", r"select=not(between(n\,10\,19))"]
+    cmd += ["-fps_mode", "passthrough", "-c:v", "libx264", "-pix_fmt", "yuv420p", str(out)]
+    subprocess.run(cmd, check=True)
+    fr = list(iter_frames(out))
+    assert [f.frame for f in fr] == list(range(20))
+    kept = [*range(10), *range(20, 30)]
+    assert [f.t for f in fr] == pytest.approx([i / 25 for i in kept])
+
+
 def test_analyse_fps_decodes_every_nth_frame_and_grabs_the_rest(tmp_path: Path) -> None:
     p = write_clip(tmp_path / "a.avi", _frames(10), fps=20.0)
     fr = list(iter_frames(p, analyse_fps=5.0))

@@ -1,6 +1,8 @@
 """Video sources: a file, a folder of files, a stream URL or a camera, each yielding timestamped frames.
 
-Timestamps come from the source: a file's frame position (frame number / fps), never the wall clock.
+Timestamps come from the source, never the wall clock: a file's own, each frame's presentation time
+(a recording with frames dropped or a variable rate keeps the times its player shows; frame number /
+fps where the file gives none).
 Live sources (streams, cameras) have no position, so there ``t`` is seconds since the source opened
 (a monotonic clock, injectable for tests). A live source that drops reconnects with back-off and logs
 each attempt, and says so in the stream too: the first failed read of each drop yields a ``lost``
@@ -191,6 +193,35 @@ def _read_ahead(frames: Iterator[Frame], depth: int, max_bytes: int = 0) -> Iter
         reader.join()
 
 
+class _FileTimes:
+    """Each frame's time in a file: its own presentation time, from the file's first frame (OpenCV's
+    position after the frame was read), so that a recording with frames dropped or a variable frame
+    rate (a recorder's export, motion-triggered recording) keeps the times its player shows; the
+    nominal ``frame / fps`` where the file gives none (the position stays at 0), and the nominal step
+    after the last time for one out of order. A constant-rate file's times are ``frame / fps``."""
+
+    def __init__(self, fps: float) -> None:
+        self.fps = fps
+        self._first: float | None = None
+        self._last = -float("inf")
+        self._timed = False  # the file has given a time of its own past its first frame's
+
+    def __call__(self, i: int, position_ms: object) -> float:
+        ms = float(position_ms) if isinstance(position_ms, (int, float)) else 0.0
+        if self._first is None:
+            self._first = ms
+        own = round((ms - self._first) / 1000.0, 6)  # to the microsecond: 8.040000000000001 is 8.04
+        if own > self._last:
+            t = own
+        elif not self._timed:
+            t = i / self.fps
+        else:
+            t = self._last + 1.0 / self.fps
+        self._timed = self._timed or own > 0
+        self._last = t
+        return t
+
+
 def _file(
     path: Path, analyse_fps: float | None, skipped: bool, open_cap: Callable[[Any], Any]
 ) -> Iterator[Frame]:
@@ -210,19 +241,20 @@ def _file(
             _log.warning("%s: no frame rate in the file; assuming %.0f fps", path, fps)
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         step = max(1, round(fps / analyse_fps)) if analyse_fps else 1
+        stamp = _FileTimes(fps)
         i = 0
         next_decode = 0
         while True:
-            t = i / fps
             if i >= next_decode:
                 ok, img = cap.read()
                 if not ok or img is None:
                     break
-                yield Frame(i, t, img, str(path))
+                yield Frame(i, stamp(i, cap.get(cv2.CAP_PROP_POS_MSEC)), img, str(path))
                 next_decode = i + step
             else:
                 if not cap.grab():
                     break
+                t = stamp(i, cap.get(cv2.CAP_PROP_POS_MSEC))
                 if skipped:
                     yield Frame(i, t, None, str(path))
             i += 1
