@@ -42,6 +42,12 @@ CONDITIONS: dict[str, tuple[str, str | None, list[str]]] = {
     "warm": ("white balance off: a warm cast", "colorbalance=rs=0.12:gs=0.02:bs=-0.12", ["-crf", "18"]),
     "soft": ("a soft lens (Gaussian blur, sigma 1.0 px)", "gblur=sigma=1.0", ["-crf", "18"]),
     "noise": ("sensor noise, changing every frame", "noise=alls=10:allf=t", ["-crf", "18"]),
+    "clock": (
+        "a recorder's burnt-in date, time and camera name (OSD) at the top left, ticking every second",
+        "drawtext=fontfile={font}:fontsize=h/30:fontcolor=white:borderw=2:bordercolor=black:x=h/60:y=h/60:"
+        "text='%{{pts\\:gmtime\\:1795600800\\:%Y-%m-%d %H\\\\\\:%M\\\\\\:%S}}  CAM 07'",
+        ["-crf", "18"],
+    ),
     "cctv": (
         "a recorder's hard compression (2 Mb/s at 1080p, 1 Mb/s at 720p; GOP 50)",
         None,
@@ -61,6 +67,18 @@ def _probe(clip: Path) -> tuple[float, float]:
     return (n / fps if n > 0 else 0.0), h
 
 
+def _font() -> str:
+    """An outline font for the ``clock`` condition's text (Debian's; ``scripts/setup.sh`` installs
+    Liberation with any extra)."""
+    for f in (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+    ):
+        if Path(f).is_file():
+            return f
+    return ""
+
+
 def _make(clip: Path, out_dir: Path, name: str) -> Path:
     """``clip`` under condition ``name`` in ``out_dir``, its ground truth and layout copied beside it."""
     _, chain, extra = CONDITIONS[name]
@@ -70,7 +88,7 @@ def _make(clip: Path, out_dir: Path, name: str) -> Path:
     dst = out_dir / clip.name
     cmd = ["ffmpeg", "-v", "error", "-y", "-i", str(clip)]
     if chain:
-        cmd += ["-vf", chain.format(step=round(dur / 3, 2))]
+        cmd += ["-vf", chain.format(step=round(dur / 3, 2), font=_font())]
     cmd += [
         "-c:v",
         "libx264",

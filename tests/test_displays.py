@@ -58,6 +58,50 @@ def test_header_every_seat_at_other_sizes(size: tuple[int, int]) -> None:
         assert (h.mode, h.seat) == ("seat", n)
 
 
+def _with_clock(frame: np.ndarray, y: int, scale: float) -> np.ndarray:
+    """A recorder's on-screen clock burnt into the picture at the top left: white, outlined in black."""
+    out = frame.copy()
+    for colour, thick in (((0, 0, 0), 4), ((255, 255, 255), 1)):
+        cv2.putText(
+            out, "2026-11-25 10:00:02  CAM 07", (6, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick
+        )
+    return out
+
+
+@pytest.mark.parametrize(
+    "text,mode,seat", [("SEAT 3", "seat", 3), ("DEALER", "dealer", None), (None, "blank", None)]
+)
+def test_header_under_a_recorders_clock_over_the_panels_top_edge(
+    text: str | None, mode: str, seat: int | None
+) -> None:
+    """The clock's white digits reaching into the header band had been taken for header ink: the
+    header read blank and every hand the display showed was lost (the sample under
+    benchmarks/camera_conditions.py "clock": recall 0.78, three i-Verify alerts missed)."""
+    t = SynthTable(make_layout(), header=text, iv_high=["As", "Kd", "Qh", "Jc", "Ts"], iv_low=["9h", "2c"])
+    r = _region("iverify")
+    frame = t.frame()
+    top = int(r.crop_to_image(np.array([[0.0, 0.0]]))[0, 1])  # the panel crop's top edge in the frame
+    h = read_header(r.rectify(_with_clock(frame, top + 3, 0.5)))  # its lower part over the panel
+    assert (h.mode, h.seat) == (mode, seat)
+
+
+@pytest.mark.parametrize("size", [(300, 200), (600, 380)])
+@pytest.mark.parametrize("text,mode,seat", [("SEAT 3", "seat", 3), ("DEALER", "dealer", None)])
+def test_header_beside_a_clocks_dots_just_inside_the_panel(
+    size: tuple[int, int], text: str, mode: str, seat: int | None
+) -> None:
+    """A clock's colons and dots clear of the panel's edge (the sample's lay 1 px inside it): white
+    but outlined in black, not drawn on the panel's blue."""
+    p = np.zeros((size[1], size[0], 3), np.uint8)
+    draw_iverify(p, text, [], [])
+    for k in range(6):
+        x = int(size[0] * (0.05 + 0.15 * k))
+        cv2.rectangle(p, (x - 2, 1), (x + 5, 8), (0, 0, 0), -1)
+        cv2.rectangle(p, (x, 3), (x + 3, 6), (255, 255, 255), -1)
+    h = read_header(p)
+    assert (h.mode, h.seat) == (mode, seat)
+
+
 def test_blank_panel_reads_blank_and_visible() -> None:
     p = np.zeros((200, 300, 3), np.uint8)
     draw_iverify(p, None, [], [])
