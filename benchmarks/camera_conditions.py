@@ -48,6 +48,12 @@ CONDITIONS: dict[str, tuple[str, str | None, list[str]]] = {
         "text='%{{pts\\:gmtime\\:1795600800\\:%Y-%m-%d %H\\\\\\:%M\\\\\\:%S}}  CAM 07'",
         ["-crf", "18"],
     ),
+    "lens": (
+        "a wide lens's barrel distortion (ffmpeg lenscorrection k1 0.05: the frame's corners drawn 3 % "
+        "in), the layout calibrated on the distorted picture",
+        "lenscorrection=k1=0.05:k2=0",
+        ["-crf", "18"],
+    ),
     "cctv": (
         "a recorder's hard compression (2 Mb/s at 1080p, 1 Mb/s at 720p; GOP 50)",
         None,
@@ -105,17 +111,60 @@ def _make(clip: Path, out_dir: Path, name: str) -> Path:
     for f in clip.parent.glob(stem + ".*"):
         if f != clip:
             shutil.copy2(f, out_dir / f.name)
-    _layout_beside(clip, out_dir)
+    _layout_beside(clip, out_dir, name)
     return dst
 
 
-def _layout_beside(clip: Path, out_dir: Path) -> None:
-    """The clip's layout copied into ``out_dir`` (once)."""
+# conditions that move the picture's pixels: the layout is calibrated again on the picture they give
+_GEOMETRIC = {"lens"}
+
+
+def _layout_beside(clip: Path, out_dir: Path, name: str) -> None:
+    """The clip's layout copied into ``out_dir`` (once); under a condition that moves the picture's
+    pixels (``_GEOMETRIC``), with its reference points where the condition puts them, as ``calibrate``
+    would place them on that picture (each point drawn as a dot, passed through the filter, found)."""
     stem = clip.name[: -len(clip.suffix)]
     truth = json.loads((clip.parent / f"{stem}.truth.json").read_text())
     src = clip.parent / truth["layout"]
-    if not (out_dir / src.name).exists():
-        shutil.copy2(src, out_dir / src.name)
+    dst = out_dir / src.name
+    if dst.exists():
+        return
+    if name not in _GEOMETRIC:
+        shutil.copy2(src, dst)
+        return
+    import cv2
+    import numpy as np
+    import yaml
+
+    data = yaml.safe_load(src.read_text())
+    w, h = int(data["image_width"]), int(data["image_height"])
+    chain = CONDITIONS[name][1]
+    assert chain is not None
+    for ref in data["reference_points"]:
+        dot = np.zeros((h, w, 3), np.uint8)
+        cv2.circle(dot, (round(ref["image"]["x"]), round(ref["image"]["y"])), 6, (255, 255, 255), -1)
+        cv2.imwrite(str(out_dir / ".dot.png"), dot)
+        subprocess.run(
+            [
+                "ffmpeg",
+                "-v",
+                "error",
+                "-y",
+                "-i",
+                str(out_dir / ".dot.png"),
+                "-vf",
+                chain,
+                str(out_dir / ".moved.png"),
+            ],
+            check=True,
+        )
+        moved = cv2.imread(str(out_dir / ".moved.png"), cv2.IMREAD_GRAYSCALE).astype(np.float64)
+        ys, xs = np.nonzero(moved > 40)
+        wt = moved[ys, xs]
+        ref["image"] = {"x": float((xs * wt).sum() / wt.sum()), "y": float((ys * wt).sum() / wt.sum())}
+    (out_dir / ".dot.png").unlink()
+    (out_dir / ".moved.png").unlink()
+    dst.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
 def _alerts(d: Path) -> dict[str, object]:
@@ -151,7 +200,7 @@ def _score(name: str, clips: list[Path], out: Path, alerts: bool, reuse: bool) -
     made = []
     for c in clips:
         made.append(d / c.name if reuse and (d / c.name).is_file() else _make(c, d, name))
-        _layout_beside(c, d)
+        _layout_beside(c, d, name)
     t1 = time.monotonic()
     js = d / "eval.json"
     if not (reuse and js.is_file()):

@@ -102,6 +102,30 @@ def test_header_beside_a_clocks_dots_just_inside_the_panel(
     assert (h.mode, h.seat) == (mode, seat)
 
 
+def test_the_panel_is_found_by_its_blue_when_whole_and_not_when_cut_short() -> None:
+    """``panel_quad``: the panel moved whole (a lens, a calibration a little off) is found at its
+    corners; a blue patch with a side cut short (a warm cast's blue missed at one corner) or a corner
+    notched (an arm) is not taken for it."""
+    from vision.displays import panel_quad
+
+    g, w, h = 20, 300, 100
+    expected = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) + g
+    pic = np.full((h + 2 * g, w + 2 * g, 3), (40, 110, 50), np.uint8)  # felt green around it
+    panel = np.zeros((h, w, 3), np.uint8)
+    draw_iverify(panel, "SEAT 3", ["As", "Kd", "Qh"], ["9h"])
+    moved = pic.copy()
+    moved[g + 8 : g + 8 + h, g - 6 : g - 6 + w] = panel
+    got = panel_quad(moved, expected, g)
+    assert got is not None and np.abs(got - expected - np.array([-6.0, 8.0])).max() <= 1.5
+    assert panel_quad(pic, expected, g) is None  # no panel at all
+    short = moved.copy()
+    short[g + 8 + 80 : g + 8 + h, g - 6 : g - 6 + 40] = (40, 110, 50)  # its lower left not blue
+    assert panel_quad(short, expected, g) is None
+    far = pic.copy()
+    far[g + 30 : g + 30 + h - 10, g : g + w] = panel[: h - 10]  # too far off, and cut
+    assert panel_quad(far, expected, g) is None
+
+
 def test_blank_panel_reads_blank_and_visible() -> None:
     p = np.zeros((200, 300, 3), np.uint8)
     draw_iverify(p, None, [], [])

@@ -12,7 +12,7 @@ from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout
 from typer.testing import CliRunner
 
 from compliance.cli import app
-from vision.layout import load_layout
+from vision.layout import Point, load_layout
 from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
 from vision.sources import Frame
 from vision.state import TableState
@@ -56,6 +56,23 @@ def test_reads_seats_dealer_displays_and_chips() -> None:
         True,
     )
     assert s.occluded == []
+
+
+def test_the_display_is_read_where_its_panel_lies_when_the_layout_places_it_off() -> None:
+    """A lens bends the picture towards its corners, where the display stands, and four reference
+    points cannot follow (the sample under a wide lens's barrel distortion: the panel 10-15 px off
+    its crop, the header band took in the cards' tops, and every hand the display showed was lost).
+    Here the layout puts the panel 25 mm (8 % of its height) down and right of where it lies: it is
+    found by its blue and read where it is."""
+    true = make_layout()
+    off = true.model_copy(update={"iverify": [Point(x=p.x + 25, y=p.y + 25) for p in true.iverify]})
+    t = SynthTable(true, lcd=3, header="SEAT 2", iv_high=["As", "Kd", "Qh", "Jc", "Ts"], iv_low=["9h", "2c"])
+    s = _run(TablePipeline(off, ColourDetector(), CFG), t, 8, 0)[-1]
+    assert (s.iverify.visible, s.iverify.mode, s.iverify.seat) == (True, "seat", 2)
+    assert (s.iverify.high, s.iverify.low) == (["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"])
+    t.towel = True  # covered: no panel found, and no reading where it is not seen
+    s = _run(TablePipeline(off, ColourDetector(), CFG), t, 40, 0)[-1]
+    assert s.iverify.visible is False
 
 
 def test_unchanged_zones_do_not_run_the_detector() -> None:

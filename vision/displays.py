@@ -25,6 +25,7 @@ __all__ = [
     "HEADER_FRACTION",
     "IVERIFY_PANEL_BGR",
     "Header",
+    "panel_quad",
     "panel_visible",
     "read_header",
     "read_lcd",
@@ -233,6 +234,38 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     b = b - b.mean()
     d = float(np.sqrt((a * a).sum() * (b * b).sum()))
     return float((a * b).sum() / d) if d > 0 else 0.0
+
+
+# a panel found must have every side the length the layout gives it within this share: a lens or a
+# calibration off moves it whole (the lens condition's sides: within 2 %); a blue patch cut short is
+# not the panel (under a warm cast the blue test missed its lower left: a side 5-12 % short)
+_SIDES = 0.03
+
+
+def panel_quad(picture: np.ndarray, expected: np.ndarray, slack: float) -> np.ndarray | None:
+    """The i-Verify panel's four corners (TL, TR, BR, BL, float (4, 2)) in ``picture`` (a crop around
+    where the layout puts it, upright), found by its blue: the outline of the largest blue patch, a
+    quadrilateral whose every corner lies within ``slack`` pixels of ``expected``'s and each of whose
+    sides is as long as ``expected``'s within ``_SIDES``; None where none is (the panel covered, a
+    corner notched by an arm, or its blue not found whole)."""
+    blue = cv2.morphologyEx(_panel_mask(picture).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(blue, connectivity=8)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+    if len(quad) != 4:
+        return None
+    s, d = quad.sum(1), quad[:, 0] - quad[:, 1]
+    quad = quad[[int(np.argmin(s)), int(np.argmax(d)), int(np.argmax(s)), int(np.argmin(d))]]
+    if len({tuple(q) for q in quad}) != 4 or np.abs(quad - expected).max() > slack:
+        return None
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    if np.abs(sides / np.linalg.norm(np.roll(expected, -1, axis=0) - expected, axis=1) - 1.0).max() > _SIDES:
+        return None
+    return np.asarray(quad, np.float64)
 
 
 def panel_visible(panel: np.ndarray, *, min_fraction: float = 0.5) -> bool:

@@ -80,7 +80,7 @@ from vision.detections import (
     intersection_area,
     union_box,
 )
-from vision.displays import HEADER_FRACTION, panel_visible, read_header, read_lcd, split_setting
+from vision.displays import HEADER_FRACTION, panel_quad, panel_visible, read_header, read_lcd, split_setting
 from vision.layout import IVerifySlots, LayoutError, TableLayout
 from vision.sources import iter_frames
 from vision.state import BACK, UNREAD, TableState
@@ -245,6 +245,14 @@ COARSE_CAMERA_PX_PER_MM = 1.0
 # a replay with 4 ahead, 0.05-0.09 s with 32; 199-211 -> 216-221 fps; peak memory 353 -> 385-446 MB,
 # the queue fuller on a slower machine; ``benchmarks/vision_fps.py --breakdown``)
 READ_AHEAD = 32
+
+# the i-Verify panel looked for around its place (``TablePipeline._panel_warp``): in a crop grown by this
+# share of its height each way; the median of this many finds; read where found when a corner is this
+# share of its height, and this many pixels, or more off (the sample's finds in place: 1-4 px off)
+_PANEL_SEARCH = 0.12
+_PANEL_FINDS = 9
+_PANEL_OFF = 0.05
+_PANEL_OFF_PX = 6.0
 READ_AHEAD_MB = 96.0
 
 
@@ -796,6 +804,7 @@ class TablePipeline:
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
+        self._panel_finds: list[np.ndarray] = []  # the i-Verify panel's corners as last found (_panel_warp)
         # the blank-corner search's finds on a region's crop, for the same finds of the detector, while
         # the crop holds still (a region is often read again with nothing changed: an arm passed over)
         self._blank_memory = StillMemory(2, places=64)
@@ -1164,8 +1173,16 @@ class TablePipeline:
         return m
 
     # --- readers ---------------------------------------------------------------------------------
-    def _detect(self, r: Region, crop: np.ndarray, y_offset: int = 0, zoom: float = 1.0) -> Detections:
-        """Detections in ``crop`` coordinates; ``zoom`` > 1 lets the detector read it enlarged."""
+    def _detect(
+        self,
+        r: Region,
+        crop: np.ndarray,
+        y_offset: int = 0,
+        zoom: float = 1.0,
+        warp: np.ndarray | None = None,
+    ) -> Detections:
+        """Detections in ``crop`` coordinates; ``zoom`` > 1 lets the detector read it enlarged. ``warp``:
+        the crop is the region's crop moved by it (``_panel_warp``)."""
         import time
 
         import cv2
@@ -1174,7 +1191,7 @@ class TablePipeline:
             crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         hook = getattr(self.detector, "set_context", None)
         if callable(hook):
-            m = r.to_crop
+            m = r.to_crop if warp is None else warp @ r.to_crop
             if y_offset:
                 m = np.array([[1, 0, 0], [0, 1, -y_offset], [0, 0, 1.0]]) @ m
             if zoom != 1.0:
@@ -1288,7 +1305,10 @@ class TablePipeline:
             return {
                 w.zones[0].key: chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)
             }
-        # i-Verify
+        # i-Verify: read where its panel is found, if that is off the layout's place (_panel_warp)
+        warp = self._panel_warp(r, image)
+        if warp is not None:
+            crop = cv2.warpPerspective(image, warp @ r.to_crop, r.size, flags=cv2.INTER_LINEAR)
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
         if not visible:
             since = w.zones[0].changed_since
@@ -1302,7 +1322,7 @@ class TablePipeline:
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         zoom = iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm)
-        dets = self._detect(r, crop[y0:], y0, zoom=zoom)
+        dets = self._detect(r, crop[y0:], y0, zoom=zoom, warp=warp)
         high, low = split_setting(
             dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
         )
@@ -1329,6 +1349,32 @@ class TablePipeline:
             self._read_conf["iverify"] = float(faces.min())
         self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
+
+    def _panel_warp(self, r: Region, image: np.ndarray) -> np.ndarray | None:
+        """Where the i-Verify panel is found off the place the layout gives it, the 3x3 map from the
+        region's crop to the panel as found (its crop then shows the panel as the layout would have);
+        None where it is found in place, or not found. A camera's lens bends the picture towards its
+        corners, where the display stands, and the layout's four reference points cannot follow: under
+        a wide lens's barrel distortion (``benchmarks/camera_conditions.py`` "lens") the panel lay 10-15
+        px off its crop, the header band took in the cards' tops and read blank, and every hand shown
+        was lost. The panel is looked for by its blue in a crop grown by ``_PANEL_SEARCH`` of its height
+        (``displays.panel_quad``); its corners are the median of the last ``_PANEL_FINDS`` found (one
+        find jitters 1-4 px: the panel does not move), used when one is ``_PANEL_OFF`` or more off."""
+        w, h = r.size
+        g = max(4, round(_PANEL_SEARCH * h))
+        grow = np.array([[1.0, 0, g], [0, 1, g], [0, 0, 1]])
+        grown = cv2.warpPerspective(image, grow @ r.to_crop, (w + 2 * g, h + 2 * g), flags=cv2.INTER_LINEAR)
+        expected = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) + g
+        quad = panel_quad(grown, expected, g)
+        if quad is not None:
+            self._panel_finds = [*self._panel_finds, quad][-_PANEL_FINDS:]
+        if not self._panel_finds:
+            return None
+        at = np.median(np.stack(self._panel_finds), axis=0)
+        if np.abs(at - expected).max() < max(_PANEL_OFF * h, _PANEL_OFF_PX):
+            return None
+        fit = cv2.getPerspectiveTransform(at.astype(np.float32), (expected - g).astype(np.float32))
+        return np.asarray(fit @ grow, np.float64)
 
     def _panel_joker(
         self, r: Region, panel: np.ndarray, dets: Detections, zoom: float, shown: set[str]
