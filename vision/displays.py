@@ -169,9 +169,7 @@ def read_header(panel: np.ndarray, min_score: float = 0.5) -> Header:
     # the header is the widest cluster of white ink touching the left margin region; drop specks, and
     # ink not drawn on the panel (a recorder's burnt-in clock over the panel's top edge: _on_panel)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3]
-    if keep:
-        keep = _on_panel(head, mask, labels, stats, keep)
+    keep = _on_panel(head, mask, labels, stats, [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3])
     if not keep or sum(int(stats[i, cv2.CC_STAT_AREA]) for i in keep) < max(12, 0.004 * mask.size):
         return Header("blank", None, 1.0)
     obs = _normalise(np.isin(labels, keep).astype(np.uint8))

@@ -245,6 +245,7 @@ COARSE_CAMERA_PX_PER_MM = 1.0
 # a replay with 4 ahead, 0.05-0.09 s with 32; 199-211 -> 216-221 fps; peak memory 353 -> 385-446 MB,
 # the queue fuller on a slower machine; ``benchmarks/vision_fps.py --breakdown``)
 READ_AHEAD = 32
+READ_AHEAD_MB = 96.0
 
 # the i-Verify panel looked for around its place (``TablePipeline._panel_warp``): in a crop grown by this
 # share of its height each way; the median of this many finds; read where found when a corner is this
@@ -253,7 +254,6 @@ _PANEL_SEARCH = 0.12
 _PANEL_FINDS = 9
 _PANEL_OFF = 0.05
 _PANEL_OFF_PX = 6.0
-READ_AHEAD_MB = 96.0
 
 
 def coarse_camera(layout: TableLayout) -> bool:
