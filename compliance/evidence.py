@@ -31,6 +31,18 @@ _EARLY_CHECKS = {CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, Check
 _IVERIFY_CHECKS = {CheckId.IVERIFY_SEAT_EARLY, CheckId.IVERIFY_DEALER_EARLY, CheckId.IVERIFY_NOT_VISIBLE}
 
 
+def _outline(layout: TableLayout, poly: list[Point]) -> np.ndarray:
+    """A zone's outline in the picture's pixels (int32, for ``cv2.polylines``): its corners, and with a
+    lens (``TableLayout.lens``) points every 10 mm along its edges too, which the lens bends."""
+    if layout.lens is not None:
+        dense: list[Point] = []
+        for a, b in zip(poly, [*poly[1:], poly[0]], strict=True):
+            n = max(1, int(np.hypot(b.x - a.x, b.y - a.y) // 10.0))
+            dense += [Point(x=a.x + (b.x - a.x) * i / n, y=a.y + (b.y - a.y) * i / n) for i in range(n)]
+        poly = dense
+    return np.asarray(layout.to_image(poly).round().astype(np.int32))
+
+
 def evidence_name(finding: Finding) -> str:
     """A file name that is unique per finding and stable across replays."""
     who = "table" if finding.seat is None else f"seat{finding.seat}"
@@ -164,7 +176,7 @@ def draw_evidence(
 
     if drawn:  # no camera frame: draw every zone faintly and every card the state lists
         for name, poly in _all_zones(layout):
-            pts = layout.to_image(poly).round().astype(np.int32)
+            pts = _outline(layout, poly)
             cards = _zone_cards(state, name)
             if name.endswith(".deal"):  # drawn only when cards lie there (it covers high and low)
                 if cards:
@@ -180,7 +192,7 @@ def draw_evidence(
                 x, y = pts.min(axis=0)
                 label(" ".join(cards), (int(x), int(y) + 14), _WHITE, 0.4 * scale)
     for name, poly in _zones(layout, finding, state):
-        pts = layout.to_image(poly).round().astype(np.int32)
+        pts = _outline(layout, poly)
         cv2.polylines(canvas, [pts], True, _RED, thick + 1, cv2.LINE_AA)
         x0, y0 = pts.min(axis=0)
         cards = _zone_cards(state, name)
@@ -239,7 +251,7 @@ def draw_camera_evidence(
     if zones:
         for name, poly in _all_zones(layout):
             if name.endswith((".high", ".low", ".hand")) or name in ("iverify", "lcd"):
-                pts = layout.to_image(poly).round().astype(np.int32)
+                pts = _outline(layout, poly)
                 cv2.polylines(canvas, [pts], True, _YELLOW, thick, cv2.LINE_AA)
     return _under_bar(canvas, [header, *textwrap.wrap(note, 110)], scale, thick)
 

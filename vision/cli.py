@@ -10,15 +10,20 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
 if TYPE_CHECKING:
+    from vision.calibrate import LensFit
     from vision.detections import CardDetector
     from vision.state import TableState
 
 __all__ = ["describe_change", "register"]
+
+# a calibration on more than four points with no lens: a point this far (pixels) from the straight
+# view's map says the lens bends the picture (clicks are good to a pixel or two; markers to less)
+_BENT_PX = 3.0
 
 
 def _load_detector(spec: str | None) -> CardDetector | None:
@@ -122,23 +127,55 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--aruco", help="find ArUco markers DICT_4X4_50 (id i = reference point i)")
         ] = False,
         points: Annotated[
-            str | None, typer.Option("--points", help="the 4 reference points' pixels: 'x,y x,y x,y x,y'")
+            str | None,
+            typer.Option(
+                "--points", help="the reference points' pixels, in the layout's order: 'x,y x,y x,y x,y ...'"
+            ),
         ] = None,
+        lens: Annotated[
+            str,
+            typer.Option(
+                "--lens",
+                help="fit a wide lens's radial distortion too: k1, or k1k2 (5 / 6 or more reference points; "
+                "8 or more to the felt's corners is better); none takes the picture as straight",
+            ),
+        ] = "none",
     ) -> None:
-        """Write the layout's reference-point image coordinates, found in a frame."""
-        from vision.calibrate import CalibrationError, calibrate_to
+        """Write the layout's reference-point image coordinates, found in a frame (and the lens's
+        distortion, with --lens); print how far each point lies from where the layout now puts it."""
+        import numpy as np
+
+        from vision.calibrate import MIN_POINTS, CalibrationError, calibrate_to, residuals_px
         from vision.layout import LayoutError, load_layout
         from vision.sources import SourceError
 
+        if lens not in MIN_POINTS:
+            print(f"error: --lens {lens!r}: expected one of {', '.join(MIN_POINTS)}", file=sys.stderr)
+            raise typer.Exit(1)
         try:
-            new = calibrate_to(image, load_layout(layout), out, points=points, aruco=aruco)
+            fit = cast("LensFit", lens)
+            new = calibrate_to(image, load_layout(layout), out, points=points, aruco=aruco, lens=fit)
         except (CalibrationError, LayoutError, SourceError) as e:
             print(f"error: {e}", file=sys.stderr)
             raise typer.Exit(1) from e
-        for r in new.reference_points:
+        off = residuals_px(new)
+        for r, d in zip(new.reference_points, off, strict=True):
             print(
                 f"{r.name}: table ({r.table.x:g}, {r.table.y:g}) mm -> "
-                f"image ({r.image.x:.1f}, {r.image.y:.1f}) px"
+                f"image ({r.image.x:.1f}, {r.image.y:.1f}) px, {d:.2f} px from the fit"
+            )
+        if new.lens is not None:
+            corner = float(np.hypot(*(new.straighten(np.zeros((1, 2))) - 0.0)[0]))
+            print(
+                f"lens: k1 {new.lens.k1:.5f}, k2 {new.lens.k2:.5f} (the picture's corner shows what a "
+                f"straight lens would show {corner:.1f} px from it)"
+            )
+        if len(off) > 4 or new.lens is not None:
+            print(f"fit: {float(np.sqrt((off**2).mean())):.2f} px rms, {float(off.max()):.2f} px at most")
+        if new.lens is None and len(off) > 4 and float(off.max()) > _BENT_PX:
+            print(
+                f"warning: points lie up to {float(off.max()):.1f} px from a straight view's map: a wide "
+                "lens bends this picture? calibrate with --lens k1k2 (or the camera's own dewarp on)"
             )
         print(f"wrote {out} and the calibrated view {new.reference_view} beside it")
 

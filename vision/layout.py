@@ -2,8 +2,11 @@
 
 Regions are polygons in *table coordinates* (millimetres on the felt, x to the right and y away
 from the dealer as the camera sees it). Four reference points pair table coordinates with image
-pixels; the homography between them places every region on the image. ``paigow-monitor calibrate``
-writes the image side of the reference points from a frame.
+pixels (four or more: more are fitted by least squares); the homography between them places every
+region on the image. A wide lens bends the picture, which no homography follows: a layout may carry
+the lens's radial distortion (``Lens``), and the homography then maps the felt onto the picture as
+the lens would have shown it straight. ``paigow-monitor calibrate`` writes the image side of the
+reference points (and, with ``--lens``, the lens) from a frame.
 
 The file is YAML or JSON; every bad field is named in the error (pydantic's field path).
 """
@@ -32,6 +35,7 @@ __all__ = [
     "DealerZones",
     "Game",
     "LayoutError",
+    "Lens",
     "Point",
     "Polygon",
     "ReferencePoint",
@@ -69,6 +73,28 @@ class ReferencePoint(_Model):
     name: str
     table: Point
     image: Point
+
+
+class Lens(_Model):
+    """A camera lens's radial distortion. The picture's point p shows what a straight (pinhole) view
+    of the felt shows at ``c + (p - c) * (1 + k1 * rho**2 + k2 * rho**4)``, where c is the picture's
+    centre and rho = |p - c| / (half the picture's diagonal): the radial model of ffmpeg's
+    ``lenscorrection`` filter (and of Brown's, taken from the picture to the straight view). k1 > 0 is
+    a wide lens's barrel distortion, k1 < 0 a pincushion's. Measured on the picture's own scale, so it
+    holds for the camera's picture at any size (``TableLayout.scaled_to``). ``calibrate --lens`` fits
+    it from five or more reference points."""
+
+    k1: Annotated[float, Field(ge=-0.5, le=0.5)] = 0.0
+    k2: Annotated[float, Field(ge=-0.5, le=0.5)] = 0.0
+
+    @model_validator(mode="after")
+    def _does_not_fold(self) -> Lens:
+        # the radius's map r -> r (1 + k1 r^2 + k2 r^4) must grow across the picture (r <= 1), or two
+        # points of the picture would show one point of the felt
+        r = np.linspace(0.0, 1.0, 101)
+        if (1.0 + 3.0 * self.k1 * r**2 + 5.0 * self.k2 * r**4).min() <= 0.05:
+            raise ValueError(f"k1={self.k1:g}, k2={self.k2:g} fold the picture over itself (no lens does)")
+        return self
 
 
 class SeatZones(_Model):
@@ -115,7 +141,9 @@ class TableLayout(_Model):
     image_height: Annotated[int, Field(gt=0)]
     table_width_mm: Annotated[float, Field(gt=0)]
     table_height_mm: Annotated[float, Field(gt=0)]
-    reference_points: Annotated[list[ReferencePoint], Field(min_length=4, max_length=4)]
+    # four map the felt's plane onto the picture exactly; more are fitted by least squares (with a lens,
+    # five or more: calibrate --lens)
+    reference_points: Annotated[list[ReferencePoint], Field(min_length=4)]
     seats: Annotated[list[SeatZones], Field(min_length=1, max_length=7)]
     dealer: DealerZones
     lcd: Polygon
@@ -131,6 +159,8 @@ class TableLayout(_Model):
     # this one: the pipeline checks the view against it (TableState.view_moved_px), so a camera already
     # off when a watch begins is noticed too. None: the check compares with the watch's first frame.
     reference_view: str | None = None
+    # the camera lens's radial distortion (calibrate --lens); None: the picture is taken as straight
+    lens: Lens | None = None
     _path: Path | None = PrivateAttr(None)  # the file this layout was read from (load_layout)
 
     def __eq__(self, other: object) -> bool:
@@ -166,6 +196,9 @@ class TableLayout(_Model):
         named = {int(p[4:]) for p in self.positions if p != "dealer"}
         if named != set(nums):
             raise ValueError(f"positions name seats {sorted(named)} but seats defines {sorted(nums)}")
+        names = [p.name for p in self.reference_points]
+        if len(set(names)) != len(names):
+            raise ValueError(f"reference_points: names repeat: {names}")
         return self
 
     # --- geometry -------------------------------------------------------------------------
@@ -201,18 +234,60 @@ class TableLayout(_Model):
         return out
 
     def homography(self) -> np.ndarray:
-        """3x3 matrix mapping table millimetres to image pixels (from the four reference points)."""
+        """3x3 matrix mapping table millimetres to image pixels: from four reference points exactly, from
+        more by least squares. With a ``lens``, to the picture as it would be straight (``straighten``:
+        the reference points' image side is taken there first); ``to_image`` bends it back."""
         import cv2
 
-        src = np.array([[p.table.x, p.table.y] for p in self.reference_points], dtype=np.float32)
-        dst = np.array([[p.image.x, p.image.y] for p in self.reference_points], dtype=np.float32)
-        return np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
+        src = np.array([[p.table.x, p.table.y] for p in self.reference_points], dtype=np.float64)
+        dst = self.straighten(np.array([[p.image.x, p.image.y] for p in self.reference_points]))
+        if len(src) == 4:
+            m = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+        else:
+            m, _ = cv2.findHomography(src, dst, 0)
+            if m is None:
+                raise LayoutError(f"layout {self.table_id!r}: reference_points: no homography fits them")
+        return np.asarray(m, dtype=np.float64)
 
     def to_image(self, polygon: list[Point]) -> np.ndarray:
-        """A table-coordinate polygon as an (N, 2) float array of image pixels."""
+        """A table-coordinate polygon as an (N, 2) float array of image pixels (where the camera shows
+        its corners, through the ``lens`` if there is one)."""
         h = self.homography()
         pts = np.array([[p.x, p.y, 1.0] for p in polygon], dtype=np.float64) @ h.T
-        return np.asarray(pts[:, :2] / pts[:, 2:3], dtype=np.float64)
+        return self.bend(np.asarray(pts[:, :2] / pts[:, 2:3], dtype=np.float64))
+
+    def _lens_frame(self) -> tuple[np.ndarray, float]:
+        """The lens model's centre (the picture's) and unit radius (half its diagonal), in pixels."""
+        w, h = self.image_width, self.image_height
+        return np.array([w / 2.0, h / 2.0]), float(np.hypot(w, h) / 2.0)
+
+    def straighten(self, pts: np.ndarray) -> np.ndarray:
+        """Picture points (N, 2) where a straight view would show them (the ``Lens``'s model); the same
+        points without a lens."""
+        pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        if self.lens is None:
+            return pts
+        c, r0 = self._lens_frame()
+        rho2 = ((pts - c) ** 2).sum(axis=1, keepdims=True) / r0**2
+        return np.asarray(c + (pts - c) * (1.0 + self.lens.k1 * rho2 + self.lens.k2 * rho2**2))
+
+    def bend(self, pts: np.ndarray) -> np.ndarray:
+        """``straighten``'s inverse: where the camera's picture shows points (N, 2) of the straight
+        view (Newton's method on the radius; the lens model does not fold, so it has one answer)."""
+        pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        if self.lens is None:
+            return pts
+        k1, k2 = self.lens.k1, self.lens.k2
+        c, r0 = self._lens_frame()
+        want = np.hypot(*(pts - c).T) / r0  # the straight radius, in units of r0
+        r = want.copy()
+        for _ in range(30):
+            f = r * (1.0 + k1 * r**2 + k2 * r**4) - want
+            r = r - f / (1.0 + 3.0 * k1 * r**2 + 5.0 * k2 * r**4)
+            if np.abs(f).max(initial=0.0) < 1e-12:
+                break
+        scale = np.divide(r, want, out=np.ones_like(r), where=want > 0)
+        return np.asarray(c + (pts - c) * scale[:, None])
 
     def seat(self, n: int) -> SeatZones:
         for s in self.seats:

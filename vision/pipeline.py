@@ -361,9 +361,10 @@ class _Watch:
     # frame's step is that finding again, without rectifying the region (``TablePipeline._quiet``)
     box: tuple[int, int, int, int] | None = None
     quiet: np.ndarray | None = None
-    # the smooth small crop's source: the frame shrunk 4 or 2 times and the map from it
-    # (``_small_source``): each of its pixels a mean of the frame's, not one sampled pixel; None: none
-    source: tuple[int, np.ndarray] | None = None
+    # the smooth small crop's source: the frame shrunk f = 4 or 2 times, the small crop's scale and the
+    # map from the shrunk frame's pixels to the frame's (``_small_source``): each of its pixels a mean
+    # of the frame's, not one sampled pixel; None: none
+    source: tuple[int, np.ndarray, np.ndarray] | None = None
 
 
 # the frame's thumbnail: this many times smaller each way, in colour (a blue chip on green felt can be
@@ -389,9 +390,10 @@ def _shrunk(image: np.ndarray) -> dict[int, np.ndarray]:
     return out
 
 
-def _small_source(region: Region, scale: float) -> tuple[int, np.ndarray] | None:
-    """Where the region's smooth small crop at ``scale`` is cut from: (``f``, the perspective map from
-    the frame shrunk ``f`` times each way, block means): the thumbnail (4) where it is as fine as the
+def _small_source(region: Region, scale: float) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """Where the region's smooth small crop at ``scale`` is cut from: (``f``, the crop's scale, the map
+    from the frame shrunk ``f`` times each way, block means, to the frame: ``Region.warp``'s ``post``
+    and ``source_to_image``): the thumbnail (4) where it is as fine as the
     crop, else the frame halved (2) where the frame is at least as fine as the crop (a small region:
     a bet circle, the LCD; the crop then a little soft); None where the frame itself is coarser.
 
@@ -409,10 +411,10 @@ def _small_source(region: Region, scale: float) -> tuple[int, np.ndarray] | None
     down = max(np.linalg.norm(corners[3] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
     for f, need in ((_THUMB, _THUMB), (2, 1)):
         if across >= need * size[0] and down >= need * size[1]:
-            to_small = np.diag([size[0] / w, size[1] / h, 1.0]) @ region.to_crop
             # a shrunk pixel q is the mean of the frame's block around f * q + (f - 1) / 2
             half = (f - 1) / 2
-            return f, np.asarray(to_small @ np.array([[f, 0, half], [0, f, half], [0, 0, 1.0]]))
+            to_frame = np.array([[f, 0, half], [0, f, half], [0, 0, 1.0]])
+            return f, np.diag([size[0] / w, size[1] / h, 1.0]), to_frame
     return None
 
 
@@ -951,10 +953,9 @@ class TablePipeline:
 
     def _thumb_patch(self, w: _Watch, thumb: np.ndarray) -> np.ndarray:
         if w.box is None:
-            cw, ch = w.region.size
-            corners = w.region.crop_to_image(np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64))
-            lo = np.floor(corners.min(0) / _THUMB).astype(int) - 1
-            hi = np.ceil(corners.max(0) / _THUMB).astype(int) + 1
+            low, high = w.region.image_bounds()
+            lo = np.floor(low / _THUMB).astype(int) - 1
+            hi = np.ceil(high / _THUMB).astype(int) + 1
             x0, y0 = np.clip(lo, 0, [thumb.shape[1], thumb.shape[0]])
             x1, y1 = np.clip(hi, 0, [thumb.shape[1], thumb.shape[0]])
             w.box = (int(x0), int(y0), int(x1), int(y1))
@@ -983,10 +984,8 @@ class TablePipeline:
         small = w.region.rectify(image, w.scale)
         seen = small  # what the change and motion tests compare: with the smooth crop beside it
         if w.source is not None:
-            f, m = w.source
-            smooth = cv2.warpPerspective(
-                thumbs[f], m, small.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-            )
+            f, post, to_frame = w.source
+            smooth = w.region.warp(thumbs[f], small.shape[1::-1], post, to_frame)
             seen = np.concatenate([small, smooth], axis=2)
         motion_px = (
             np.ones(small.shape[:2], bool) if w.prev is None else _changed(seen, w.prev, cfg.diff_level)
@@ -1308,7 +1307,7 @@ class TablePipeline:
         # i-Verify: read where its panel is found, if that is off the layout's place (_panel_warp)
         warp = self._panel_warp(r, image)
         if warp is not None:
-            crop = cv2.warpPerspective(image, warp @ r.to_crop, r.size, flags=cv2.INTER_LINEAR)
+            crop = r.warp(image, r.size, warp)
         visible = panel_visible(crop, min_fraction=self.cfg.iverify_visible_fraction)
         if not visible:
             since = w.zones[0].changed_since
@@ -1363,7 +1362,7 @@ class TablePipeline:
         w, h = r.size
         g = max(4, round(_PANEL_SEARCH * h))
         grow = np.array([[1.0, 0, g], [0, 1, g], [0, 0, 1]])
-        grown = cv2.warpPerspective(image, grow @ r.to_crop, (w + 2 * g, h + 2 * g), flags=cv2.INTER_LINEAR)
+        grown = r.warp(image, (w + 2 * g, h + 2 * g), grow)
         expected = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) + g
         quad = panel_quad(grown, expected, g)
         if quad is not None:
@@ -1525,6 +1524,13 @@ def watch(
                 )
             if isinstance(det, _LazyDetector):
                 det.coarse = coarse_camera(fitted)
+            if fr.clip != clip and fitted.lens is not None:
+                _log.info(
+                    "%s: the layout's lens (k1 %.4f, k2 %.4f): the zones are read straightened",
+                    fr.clip,
+                    fitted.lens.k1,
+                    fitted.lens.k2,
+                )
             if fr.clip != clip:
                 clip, last_live_t, seen_last = fr.clip, None, None
                 clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)

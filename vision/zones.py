@@ -6,22 +6,28 @@ as one crop: a seat's card areas together (dealt, high, low), the dealer's card 
 display, the LCD, one bet circle, one payout spot (read like a bet circle: chips or bare felt). Each
 region is rectified to an upright crop through the layout's homography (table millimetres -> image
 pixels), so a card looks the same wherever it lies on the felt; boxes found in the crop map back to
-image pixels and to table millimetres, and each card goes to the zone that holds its centre.
+image pixels and to table millimetres, and each card goes to the zone that holds its centre. With a
+lens in the layout (``TableLayout.lens``) the homography maps the felt onto the straight view, and
+each crop is sampled where the bent picture shows it (``Region.warp``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 import cv2
 import numpy as np
 
+from vision._lens import Bender
 from vision.layout import Point, TableLayout
 
 __all__ = ["Region", "RegionKind", "Zone", "build_regions", "local_scale"]
 
 RegionKind = Literal["cards", "iverify", "lcd", "bet"]
+
+_MAPS_KEPT = 12  # a region's sampling tables kept (``Region.warp``): its crop, small crop, twin, ...
 
 
 def _poly(points: list[Point]) -> np.ndarray:
@@ -80,8 +86,12 @@ class Region:
     px_per_mm: float
     size: tuple[int, int]  # crop (width, height) in pixels
     table_to_image: np.ndarray = field(repr=False, default_factory=lambda: np.eye(3))
+    # with a lens: straight-view pixels -> picture pixels (``_lens.Bender``); the maps above then take
+    # the straight view for the image, and ``crop_to_image`` / ``image_to_crop`` / ``warp`` bend
+    bend: Bender | None = field(default=None, repr=False)
     to_crop: np.ndarray = field(init=False)  # 3x3: image pixels -> crop pixels
     from_crop: np.ndarray = field(init=False)
+    _maps: dict[bytes, tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.to_crop = self.table_to_crop @ np.linalg.inv(self.table_to_image)
@@ -94,8 +104,51 @@ class Region:
         """The region's upright crop; ``scale`` < 1 gives a smaller one (for cheap change tests)."""
         w, h = self.size
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        m = np.diag([size[0] / w, size[1] / h, 1.0]) @ self.to_crop
-        return cv2.warpPerspective(frame, m, size, flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+        return self.warp(frame, size, np.diag([size[0] / w, size[1] / h, 1.0]), interpolation=interpolation)
+
+    def warp(
+        self,
+        source: np.ndarray,
+        size: tuple[int, int],
+        post: np.ndarray | None = None,
+        source_to_image: np.ndarray | None = None,
+        interpolation: int = cv2.INTER_LINEAR,
+    ) -> np.ndarray:
+        """A picture of ``size`` whose pixel q shows the crop's point ``post``^-1 q (``post``: 3x3 on the
+        crop's side, e.g. a scale; None = none) in ``source``, a picture whose pixels map to the
+        image's by ``source_to_image`` (e.g. a thumbnail's; None = the image itself). Without a lens
+        one perspective warp; with one, a table of where each pixel lies in ``source`` (made at the
+        first call for these arguments, then one remap each time)."""
+        m = self.to_crop if post is None else post @ self.to_crop
+        if source_to_image is not None:
+            m = m @ source_to_image
+        if self.bend is None:
+            return np.asarray(
+                cv2.warpPerspective(source, m, size, flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+            )
+        key = np.concatenate([m.ravel(), np.asarray(size, np.float64)]).tobytes()
+        maps = self._maps.get(key)
+        if maps is None:
+            maps = self._maps[key] = self._sampling(size, post, source_to_image)
+            if len(self._maps) > _MAPS_KEPT:
+                del self._maps[next(iter(self._maps))]
+        return np.asarray(cv2.remap(source, maps[0], maps[1], interpolation, borderMode=cv2.BORDER_REPLICATE))
+
+    def _sampling(
+        self, size: tuple[int, int], post: np.ndarray | None, source_to_image: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        assert self.bend is not None
+        gx, gy = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
+        q = np.stack([gx.ravel(), gy.ravel()], 1)
+        if post is not None:
+            q = _apply(np.linalg.inv(post), q)
+        p = self.bend(_apply(self.from_crop, q))
+        if source_to_image is not None:
+            p = _apply(np.linalg.inv(source_to_image), p)
+        mx = p[:, 0].reshape(gx.shape).astype(np.float32)
+        my = p[:, 1].reshape(gx.shape).astype(np.float32)
+        m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        return np.asarray(m1), np.asarray(m2)
 
     def zone_mask(self, scale: float = 1.0) -> np.ndarray:
         """uint8 mask (255 inside any of the region's zones) of a crop at ``scale``."""
@@ -109,7 +162,8 @@ class Region:
 
     # --- coordinates ---------------------------------------------------------------------
     def crop_to_image(self, pts: np.ndarray) -> np.ndarray:
-        return _apply(self.from_crop, pts)
+        straight = _apply(self.from_crop, pts)
+        return straight if self.bend is None else self.bend(straight)
 
     def crop_to_table(self, pts: np.ndarray) -> np.ndarray:
         return _apply(np.linalg.inv(self.table_to_crop), pts)
@@ -118,7 +172,26 @@ class Region:
         return _apply(self.table_to_crop, pts)
 
     def image_to_crop(self, pts: np.ndarray) -> np.ndarray:
+        if self.bend is not None:
+            pts = self.bend.straighten(pts)
         return _apply(self.to_crop, pts)
+
+    def image_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The smallest and largest image x, y of the crop's picture (its border's: bent by a lens, the
+        border bulges between the corners)."""
+        w, h = self.size
+        n = 2 if self.bend is None else 17
+        t = np.linspace(0.0, 1.0, n)
+        border = np.concatenate(
+            [
+                np.stack([t * w, 0 * t], 1),
+                np.stack([w + 0 * t, t * h], 1),
+                np.stack([t * w, h + 0 * t], 1),
+                np.stack([0 * t, t * h], 1),
+            ]
+        )
+        pts = self.crop_to_image(border)
+        return pts.min(0), pts.max(0)
 
     def box_to_image(self, xyxy: np.ndarray) -> np.ndarray:
         """A crop box (x1, y1, x2, y2) as its 4 corners in image pixels (TL, TR, BR, BL)."""
@@ -167,6 +240,7 @@ def _region(
     px_per_mm: float | None,
     max_side: int,
     axis: np.ndarray | None = None,
+    bend: Bender | None = None,
 ) -> Region:
     e1 = np.array([1.0, 0.0]) if axis is None else axis
     e2 = np.array([-e1[1], e1[0]])
@@ -179,8 +253,9 @@ def _region(
     scale = min(scale, max_side / max(u1 - u0, v1 - v0))
     size = (max(8, round((u1 - u0) * scale)), max(8, round((v1 - v0) * scale)))
     t_crop = np.array([[scale, 0, -u0 * scale], [0, scale, -v0 * scale], [0, 0, 1.0]]) @ rot
-    zs = tuple(Zone(n, p, _apply(h, p), pr) for n, p, pr in zones)
-    return Region(name, kind, zs, t_crop, float(scale), size, table_to_image=h)
+    place: Callable[[np.ndarray], np.ndarray] = (lambda q: q) if bend is None else bend
+    zs = tuple(Zone(n, p, place(_apply(h, p)), pr) for n, p, pr in zones)
+    return Region(name, kind, zs, t_crop, float(scale), size, table_to_image=h, bend=bend)
 
 
 def build_regions(
@@ -200,6 +275,18 @@ def build_regions(
     """
     card_scale = card_px_per_mm or px_per_mm
     h = layout.homography()
+    bend = Bender(layout) if layout.lens is not None else None
+
+    def region(
+        name: str,
+        kind: RegionKind,
+        zones: list[tuple[str, np.ndarray, int]],
+        margin: float,
+        scale: float | None,
+        axis: np.ndarray | None = None,
+    ) -> Region:
+        return _region(name, kind, zones, h, margin, scale, max_side, axis=axis, bend=bend)
+
     out: list[Region] = []
     for s in sorted(layout.seats, key=lambda s: s.seat):
         high, low = _poly(s.high), _poly(s.low)
@@ -209,34 +296,21 @@ def build_regions(
             (f"seat{s.seat}.high", high, 1),
             (f"seat{s.seat}.low", low, 1),
         ]
-        out.append(
-            _region(f"seat{s.seat}", "cards", zones, h, margin_mm, card_scale, max_side, axis=_frame_of(high))
-        )
+        out.append(region(f"seat{s.seat}", "cards", zones, margin_mm, card_scale, axis=_frame_of(high)))
     d = layout.dealer
     dz = [
         ("dealer.hand", _poly(d.hand), 0),
         ("dealer.high", _poly(d.high), 1),
         ("dealer.low", _poly(d.low), 1),
     ]
-    out.append(_region("dealer", "cards", dz, h, margin_mm, card_scale, max_side))
-    out.append(
-        _region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], h, 0.0, px_per_mm, max_side)
-    )
-    out.append(_region("lcd", "lcd", [("lcd", _poly(layout.lcd), 0)], h, 0.0, px_per_mm, max_side))
+    out.append(region("dealer", "cards", dz, margin_mm, card_scale))
+    out.append(region("iverify", "iverify", [("iverify", _poly(layout.iverify), 0)], 0.0, px_per_mm))
+    out.append(region("lcd", "lcd", [("lcd", _poly(layout.lcd), 0)], 0.0, px_per_mm))
     for s in sorted(layout.seats, key=lambda s: s.seat):
-        out.append(
-            _region(
-                f"seat{s.seat}.bet",
-                "bet",
-                [(f"seat{s.seat}.bet", _poly(s.bet), 0)],
-                h,
-                0.0,
-                px_per_mm,
-                max_side,
-            )
-        )
+        name = f"seat{s.seat}.bet"
+        out.append(region(name, "bet", [(name, _poly(s.bet), 0)], 0.0, px_per_mm))
     for s in sorted(layout.seats, key=lambda s: s.seat):
         if s.payout is not None:
             name = f"seat{s.seat}.payout"
-            out.append(_region(name, "bet", [(name, _poly(s.payout), 0)], h, 0.0, px_per_mm, max_side))
+            out.append(region(name, "bet", [(name, _poly(s.payout), 0)], 0.0, px_per_mm))
     return out
