@@ -14,9 +14,10 @@ them (found, false, rounds rebuilt, review items). ``as-is`` re-encodes with no 
 renderer's quality: the yardstick, what one more encode alone does. ``--reuse`` scores the clips
 already re-encoded under ``--out`` (and their ``eval-vision`` scores, where written). Prints one
 line per condition. ``lens`` moves the picture's pixels: its layout's reference points are moved
-where the lens puts them, as ``calibrate`` would place them on that picture. ``fps10`` and ``fps5``
-change the frame rate: ``eval-vision`` scores by frame number at the truth's rate, so only their
-alerts are scored (``--alerts``).
+where the lens puts them, as ``calibrate`` would place them on that picture; ``lens-fit`` is the same
+picture with its layout calibrated as a wide lens asks, ``calibrate --lens k1k2`` on 15 points.
+``fps10`` and ``fps5`` change the frame rate: ``eval-vision`` scores by frame number at the truth's
+rate, so only their alerts are scored (``--alerts``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ CONDITIONS: dict[str, tuple[str, str | None, list[str]]] = {
     "lens": (
         "a wide lens's barrel distortion (ffmpeg lenscorrection k1 0.05: the frame's corners drawn 3 % "
         "in), the layout calibrated on the distorted picture",
+        "lenscorrection=k1=0.05:k2=0",
+        ["-crf", "18"],
+    ),
+    "lens-fit": (
+        "the lens condition's picture, its layout calibrated with --lens k1k2 on 15 points over the felt",
         "lenscorrection=k1=0.05:k2=0",
         ["-crf", "18"],
     ),
@@ -121,7 +127,11 @@ def _make(clip: Path, out_dir: Path, name: str) -> Path:
 
 
 # conditions that move the picture's pixels: the layout is calibrated again on the picture they give
-_GEOMETRIC = {"lens"}
+_GEOMETRIC = {"lens", "lens-fit"}
+# of them, those calibrated as a wide lens asks (``calibrate --lens k1k2``): with more reference
+# points than the four felt corners, spread over the felt as printed markers would be
+_LENS_FITTED = {"lens-fit"}
+_GRID = [(fx, fy) for fx in (0.0, 0.25, 0.5, 0.75, 1.0) for fy in (0.0, 0.5, 1.0)]
 # conditions that change the frame rate: eval-vision scores by frame number at the truth's rate, so
 # their cards are not scored; their alerts are (--alerts: evaluate matches by round, check and seat)
 _RETIMED = {"fps10", "fps5"}
@@ -148,6 +158,18 @@ def _layout_beside(clip: Path, out_dir: Path, name: str) -> None:
     w, h = int(data["image_width"]), int(data["image_height"])
     chain = CONDITIONS[name][1]
     assert chain is not None
+    if name in _LENS_FITTED:
+        from vision.layout import Point, TableLayout
+
+        lay = TableLayout.model_validate(data)
+        tw, th = lay.table_width_mm, lay.table_height_mm
+        known = {(r.table.x, r.table.y) for r in lay.reference_points}
+        grid = [(fx * tw, fy * th) for fx, fy in _GRID if (fx * tw, fy * th) not in known]
+        at = lay.to_image([Point(x=x, y=y) for x, y in grid])  # where the straight picture shows them
+        data["reference_points"] += [
+            {"name": f"grid-{round(x)}-{round(y)}", "table": {"x": x, "y": y}, "image": {"x": ix, "y": iy}}
+            for (x, y), (ix, iy) in zip(grid, at.tolist(), strict=True)
+        ]
     for ref in data["reference_points"]:
         dot = np.zeros((h, w, 3), np.uint8)
         cv2.circle(dot, (round(ref["image"]["x"]), round(ref["image"]["y"])), 6, (255, 255, 255), -1)
@@ -172,6 +194,16 @@ def _layout_beside(clip: Path, out_dir: Path, name: str) -> None:
         ref["image"] = {"x": float((xs * wt).sum() / wt.sum()), "y": float((ys * wt).sum() / wt.sum())}
     (out_dir / ".dot.png").unlink()
     (out_dir / ".moved.png").unlink()
+    if name in _LENS_FITTED:
+        from vision.calibrate import residuals_px, with_image_points
+        from vision.layout import TableLayout
+
+        lay = TableLayout.model_validate(data)
+        seen = [(r.image.x, r.image.y) for r in lay.reference_points]
+        fitted = with_image_points(lay, seen, (w, h), "k1k2")
+        off = residuals_px(fitted)
+        print(f"{name}: {dst.name}: {fitted.lens} fitted on {len(off)} points, {off.max():.2f} px at most")
+        data = fitted.model_dump(mode="json")
     dst.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
