@@ -16,8 +16,7 @@ already re-encoded under ``--out`` (and their ``eval-vision`` scores, where writ
 line per condition. ``lens`` moves the picture's pixels: its layout's reference points are moved
 where the lens puts them, as ``calibrate`` would place them on that picture; ``lens-fit`` is the same
 picture with its layout calibrated as a wide lens asks, ``calibrate --lens k1k2`` on 15 points.
-``fps10`` and ``fps5`` change the frame rate: ``eval-vision`` scores by frame number at the truth's
-rate, so only their alerts are scored (``--alerts``).
+``fps10`` and ``fps5`` change the frame rate (``eval-vision`` scores by time, so at any rate).
 """
 
 from __future__ import annotations
@@ -132,9 +131,6 @@ _GEOMETRIC = {"lens", "lens-fit"}
 # points than the four felt corners, spread over the felt as printed markers would be
 _LENS_FITTED = {"lens-fit"}
 _GRID = [(fx, fy) for fx in (0.0, 0.25, 0.5, 0.75, 1.0) for fy in (0.0, 0.5, 1.0)]
-# conditions that change the frame rate: eval-vision scores by frame number at the truth's rate, so
-# their cards are not scored; their alerts are (--alerts: evaluate matches by round, check and seat)
-_RETIMED = {"fps10", "fps5"}
 
 
 def _layout_beside(clip: Path, out_dir: Path, name: str) -> None:
@@ -244,9 +240,7 @@ def _score(name: str, clips: list[Path], out: Path, alerts: bool, reuse: bool) -
         _layout_beside(c, d, name)
     t1 = time.monotonic()
     js = d / "eval.json"
-    if name in _RETIMED:
-        js.write_text("[]")
-    elif not (reuse and js.is_file()):
+    if not (reuse and js.is_file()):
         js.unlink(missing_ok=True)
         r = subprocess.run(
             [str(ROOT / ".venv/bin/paigow-monitor"), "eval-vision", *map(str, made), "--json", str(js)],
@@ -307,15 +301,12 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         results = list(pool.map(lambda n: _score(n, clips, a.out, a.alerts, a.reuse), names))
     for r in results:
-        if r["condition"] in _RETIMED:
-            print(f"{r['condition']:7s} cards not scored (eval-vision scores by frame at the truth's rate)")
-        else:
-            print(
-                f"{r['condition']:7s} P {r['precision']:.4f} R {r['recall']:.4f} "
-                f"(fp {r['fp']}, fn {r['fn']}, of them unnamed {r['unnamed']}), rounds exact "
-                f"{r['exact']}/{r['rounds']}  [{CONDITIONS[str(r['condition'])][0]}; "
-                f"encode {r['encode_s']} s, eval {r['eval_s']} s]"
-            )
+        print(
+            f"{r['condition']:7s} P {r['precision']:.4f} R {r['recall']:.4f} "
+            f"(fp {r['fp']}, fn {r['fn']}, of them unnamed {r['unnamed']}), rounds exact "
+            f"{r['exact']}/{r['rounds']}  [{CONDITIONS[str(r['condition'])][0]}; "
+            f"encode {r['encode_s']} s, eval {r['eval_s']} s]"
+        )
         if "findings" in r:
             print(
                 f"        alerts: found {r['found']}/{r['findings']}, false alerts {r['false_alerts']}, "

@@ -205,3 +205,25 @@ def test_a_covered_lcd_read_as_nothing_is_right_and_read_as_another_number_is_no
         pred = _truth_state(10, [])
         pred.lcd = read
         assert score_states("x", [t], [pred], fps=25, n_frames=50).lcd_ok == ok, (t.occluded, read)
+
+
+def test_states_are_scored_by_their_time_so_a_clip_at_another_frame_rate_scores_too() -> None:
+    """A camera's 10 fps sub-stream numbers its frames otherwise than the 25 fps truth: the pipeline's
+    state at a moment is the one stamped at or before the moment's time, whatever its frame number."""
+    truth = [
+        _truth_state(0, [("As", 250, 620, "seat1.high")]),
+        _truth_state(50, [("As", 250, 620, "seat1.high"), ("Kd", 560, 620, "seat1.low")]),
+    ]
+
+    def at_10fps(st: TableState, frame10: int) -> TableState:
+        return st.model_copy(update={"frame": frame10, "t": frame10 / 10.0})
+
+    # read at 0.4 s and 2.2 s (frames 4 and 22 at 10 fps; 10 and 55 at 25 fps)
+    pred = [at_10fps(truth[0], 4), at_10fps(truth[1], 22)]
+    s = score_states("x", truth, pred, fps=25, n_frames=100, rounds=[(1, 0.0, 4.0)])
+    assert (s.total.tp, s.total.fp, s.total.fn, s.rounds_exact) == (3, 0, 0, 1)
+    # the second read came late, at 4.2 s (frame 42 at 10 fps: by frame number it would be "before"
+    # the moment ending at frame 99 and counted; by time it is after the clip's 3.96 s)
+    pred = [at_10fps(truth[0], 4), at_10fps(truth[1], 42)]
+    s = score_states("x", truth, pred, fps=25, n_frames=100, rounds=[(1, 0.0, 4.0)])
+    assert (s.total.tp, s.total.fn, s.rounds_exact) == (2, 1, 0)

@@ -6,9 +6,10 @@ change), ``<clip>.truth.json`` (a ``ClipTruth``: rounds and their times) and ``<
 
 How it is scored:
 - **Moments.** Every run of true states with the same content (occlusion aside) that holds at least
-  ``settle_s`` seconds is one moment; the pipeline's state is read at the run's last frame (it has had
-  time to settle). A zone the truth marks occluded during the run's last ``settle_s`` is left out of
-  that moment (no camera could have read it yet).
+  ``settle_s`` seconds is one moment; the pipeline's state is read at the run's last frame's time (it
+  has had time to settle; by time, so a clip re-encoded at another frame rate is scored too). A zone
+  the truth marks occluded during the run's last ``settle_s`` is left out of that moment (no camera
+  could have read it yet).
 - **Per-card precision and recall** of face-up cards (``BACK`` is not scored: a pile shows fewer backs
   than it holds), by zone kind (seat dealt/high/low, dealer hand/high/low, i-Verify), counting each
   card in each moment: a card the pipeline puts in another zone is a miss there and a false card here.
@@ -48,6 +49,11 @@ __all__ = [
     "read_states",
     "score_states",
 ]
+
+
+# two times this close (seconds) are one moment: a frame's time is its presentation time rounded to the
+# microsecond (``vision.sources``), the truth's frame / fps
+_SAME_TIME = 1e-4
 
 
 class EvalError(ValueError):
@@ -214,10 +220,13 @@ def _moments(truth: list[TableState], n_frames: int, hold: int) -> list[tuple[in
     return out
 
 
-def _state_at(states: list[TableState], frame: int) -> TableState | None:
+def _state_at(states: list[TableState], t: float) -> TableState | None:
+    """The pipeline's state at footage time ``t``: the last one stamped at or before it. By time, not
+    frame number: a clip re-encoded at another frame rate (a camera's 10 fps sub-stream) numbers its
+    frames otherwise than the truth, and each frame carries its own time (``vision.sources``)."""
     cur = None
     for s in states:
-        if s.frame > frame:
+        if s.t > t + _SAME_TIME:
             break
         cur = s
     return cur
@@ -240,9 +249,9 @@ def score_states(
         ts = truth[first]
         if (end - ts.frame + 1) / fps < settle_s:
             continue
-        ps = _state_at(pred, end)
-        score.moments += 1
         t_end = end / fps
+        ps = _state_at(pred, t_end)
+        score.moments += 1
         tz = _zones_of(ts)
         pz = _zones_of(ps) if ps is not None else {}
         for zone in sorted(set(tz) | set(pz)):
