@@ -63,6 +63,16 @@ CONDITIONS: dict[str, tuple[str, str | None, list[str]]] = {
         ["-crf", "18"],
     ),
     "fps10": ("a sub-stream at 10 frames a second", "fps=10", ["-crf", "18"]),
+    "flicker": (
+        "lights flickering against the shutter (a 25 fps camera under 60 Hz lights: a 5 Hz beat, +-3 %)",
+        "eq=brightness='0.03*sin(2*PI*5*t)':eval=frame",
+        ["-crf", "18"],
+    ),
+    "interlaced": (
+        "an analogue camera's interlaced picture (two fields 40 ms apart woven into each frame, 12.5 fps)",
+        "tinterlace=mode=interleave_top",
+        ["-crf", "18"],
+    ),
     "fps5": ("a sub-stream at 5 frames a second", "fps=5", ["-crf", "18"]),
     "cctv": (
         "a recorder's hard compression (2 Mb/s at 1080p, 1 Mb/s at 720p; GOP 50)",
