@@ -62,6 +62,16 @@ CONDITIONS: dict[str, tuple[str, str | None, list[str]]] = {
         "lenscorrection=k1=0.05:k2=0",
         ["-crf", "18"],
     ),
+    "turned": (
+        "a camera mounted the other way round (the picture turned 180 degrees), the layout calibrated on it",
+        "hflip,vflip",
+        ["-crf", "18"],
+    ),
+    "mirrored": (
+        "a camera set to mirror its picture (flipped left to right), the layout calibrated on it",
+        "hflip",
+        ["-crf", "18"],
+    ),
     "fps10": ("a sub-stream at 10 frames a second", "fps=10", ["-crf", "18"]),
     "flicker": (
         "lights flickering against the shutter (a 25 fps camera under 60 Hz lights: a 5 Hz beat, +-3 %)",
@@ -136,7 +146,7 @@ def _make(clip: Path, out_dir: Path, name: str) -> Path:
 
 
 # conditions that move the picture's pixels: the layout is calibrated again on the picture they give
-_GEOMETRIC = {"lens", "lens-fit"}
+_GEOMETRIC = {"lens", "lens-fit", "turned", "mirrored"}
 # of them, those calibrated as a wide lens asks (``calibrate --lens k1k2``): with more reference
 # points than the four felt corners, spread over the felt as printed markers would be
 _LENS_FITTED = {"lens-fit"}
