@@ -373,6 +373,16 @@ class _Watch:
 # block's mean by about 1 level; a card dealt, moved or swapped, a chip, an arm, by tens)
 _THUMB = 4
 _QUIET_LEVEL = 6
+# a recorder that re-codes every frame (lights flickering against the shutter, a noisy sensor) leaves
+# no region's thumbnail within _QUIET_LEVEL of itself: its light moves every level alike, and its
+# re-coding noise moves a few block means at edges by up to 12 levels (the flicker condition). With
+# the light's move (each channel's mean shift, at most _QUIET_SHIFT) taken out, a patch is still quiet
+# where no block differs by _QUIET_HARD or more and at most _QUIET_SPARSE of them by _QUIET_LEVEL or
+# more: a card dealt, moved or taken, a chip, an arm, moves many blocks by tens of levels. (A step's
+# own change test is coarser still: a 48-px crop, 30 levels, 2 % of a zone.)
+_QUIET_SHIFT = 16.0
+_QUIET_HARD = 20
+_QUIET_SPARSE = 0.01
 
 
 def _shrunk(image: np.ndarray) -> dict[int, np.ndarray]:
@@ -416,6 +426,20 @@ def _small_source(region: Region, scale: float) -> tuple[int, np.ndarray, np.nda
             to_frame = np.array([[f, 0, half], [0, f, half], [0, 0, 1.0]])
             return f, np.diag([size[0] / w, size[1] / h, 1.0]), to_frame
     return None
+
+
+def _quiet_but_recoded(patch: np.ndarray, quiet: np.ndarray) -> bool:
+    """Whether a thumbnail patch that is not within ``_QUIET_LEVEL`` of its quiet picture differs from
+    it only as a recorder's re-coding under changing light does (``_QUIET_SHIFT``, ``_QUIET_HARD``,
+    ``_QUIET_SPARSE``)."""
+    shift = np.subtract(cv2.mean(patch)[:3], cv2.mean(quiet)[:3])
+    if np.abs(shift).max() > _QUIET_SHIFT:
+        return False
+    moved = quiet.astype(np.int16) + np.round(shift).astype(np.int16)
+    diff = np.abs(patch.astype(np.int16) - moved)
+    if diff.max() >= _QUIET_HARD:
+        return False
+    return bool(np.count_nonzero(diff >= _QUIET_LEVEL) <= _QUIET_SPARSE * diff.size)
 
 
 def _changed(a: np.ndarray, b: np.ndarray, level: int) -> np.ndarray:
@@ -968,7 +992,9 @@ class TablePipeline:
         if w.quiet is None:
             return False
         patch = self._thumb_patch(w, thumb)
-        if patch.shape != w.quiet.shape or cv2.absdiff(patch, w.quiet).max() >= _QUIET_LEVEL:
+        if patch.shape != w.quiet.shape:
+            return False
+        if cv2.absdiff(patch, w.quiet).max() >= _QUIET_LEVEL and not _quiet_but_recoded(patch, w.quiet):
             return False
         for z in w.zones:
             z.changed_since, z.still = None, z.still + 1
