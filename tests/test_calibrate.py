@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 from test_pipeline_synth import make_layout
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from compliance.cli import app
 from vision.calibrate import CalibrationError, calibrate_file, find_markers, parse_points, with_image_points
@@ -73,25 +73,18 @@ def test_points_parse_and_validate() -> None:
         with_image_points(make_layout(), [(0, 0), (10, 10), (20, 20), (30, 30)], (100, 100))
 
 
+def cli_calibrate(img: Path, lay_in: Path, out: Path, *more: str) -> Result:
+    """``paigow-monitor calibrate IMG --layout LAY_IN --out OUT MORE...``, run in-process."""
+    return CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out), *more])
+
+
 def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
     lay_in = tmp_path / "in.yaml"
     make_layout().dump(lay_in)
     img = tmp_path / "f.png"
     cv2.imwrite(str(img), np.zeros((600, 800, 3), np.uint8))
     out = tmp_path / "out.yaml"
-    res = CliRunner().invoke(
-        app,
-        [
-            "calibrate",
-            str(img),
-            "--layout",
-            str(lay_in),
-            "--out",
-            str(out),
-            "--points",
-            "10,20 790,25 780,590 15,580",
-        ],
-    )
+    res = cli_calibrate(img, lay_in, out, "--points", "10,20 790,25 780,590 15,580")
     assert res.exit_code == 0, res.output
     new = load_layout(out)
     assert [(r.image.x, r.image.y) for r in new.reference_points] == [
@@ -105,7 +98,7 @@ def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
     assert new.reference_view == "out.view.jpg" and new.reference_view_path() == tmp_path / "out.view.jpg"
     view = cv2.imread(str(tmp_path / "out.view.jpg"))
     assert view is not None and view.shape == (720, 960, 3)
-    res = CliRunner().invoke(app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out)])
+    res = cli_calibrate(img, lay_in, out)
     assert res.exit_code == 1 and "exactly one of --aruco or --points" in res.output
 
 

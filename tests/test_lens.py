@@ -9,10 +9,9 @@ import cv2
 import numpy as np
 import pytest
 import yaml
+from test_calibrate import cli_calibrate
 from test_pipeline_synth import ColourDetector, SynthTable, make_layout
-from typer.testing import CliRunner
 
-from compliance.cli import app
 from vision.calibrate import CalibrationError, residuals_px, with_image_points
 from vision.layout import LayoutError, Lens, Point, TableLayout, load_layout
 from vision.pipeline import PipelineConfig, TablePipeline
@@ -141,35 +140,16 @@ def test_cli_calibrate_with_lens_writes_it_and_says_how_well_the_points_fit(tmp_
     cv2.imwrite(str(img), np.zeros((720, 1280, 3), np.uint8))
     pts = " ".join(f"{r.image.x:.3f},{r.image.y:.3f}" for r in bent.reference_points)
     out = tmp_path / "out.yaml"
-    res = CliRunner().invoke(
-        app, ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out), "--points", pts]
-    )
+    res = cli_calibrate(img, lay_in, out, "--points", pts)
     assert res.exit_code == 0, res.output
     assert "warning: points lie up to" in res.output and "--lens k1k2" in res.output
-    res = CliRunner().invoke(
-        app,
-        [
-            "calibrate",
-            str(img),
-            "--layout",
-            str(lay_in),
-            "--out",
-            str(out),
-            "--points",
-            pts,
-            "--lens",
-            "k1k2",
-        ],
-    )
+    res = cli_calibrate(img, lay_in, out, "--points", pts, "--lens", "k1k2")
     assert res.exit_code == 0, res.output
     assert "lens: k1 0.15" in res.output and "warning" not in res.output
     assert "px from the fit" in res.output and "fit: 0.0" in res.output
     new = load_layout(out)
     assert new.lens is not None and new.lens.k1 == pytest.approx(0.15, abs=0.005)
-    res = CliRunner().invoke(
-        app,
-        ["calibrate", str(img), "--layout", str(lay_in), "--out", str(out), "--points", pts, "--lens", "k3"],
-    )
+    res = cli_calibrate(img, lay_in, out, "--points", pts, "--lens", "k3")
     assert res.exit_code == 1 and "--lens 'k3': expected one of none, k1, k1k2" in res.output
 
 

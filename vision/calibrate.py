@@ -122,24 +122,26 @@ def with_image_points(
 def residuals_px(layout: TableLayout) -> np.ndarray:
     """How far (pixels) each reference point's image side lies from where the layout puts its table
     side: 0 for four points and no lens (they define the map); with more, the calibration's error."""
+    return np.asarray(np.hypot(*_offsets(layout).T))
+
+
+def _offsets(layout: TableLayout) -> np.ndarray:
+    """(N, 2): where the layout puts each reference point's table side, less its image side."""
     at = layout.to_image([r.table for r in layout.reference_points])
-    seen = np.array([[r.image.x, r.image.y] for r in layout.reference_points])
-    return np.asarray(np.hypot(*(at - seen).T))
+    return np.asarray(at - np.array([[r.image.x, r.image.y] for r in layout.reference_points]))
 
 
 def _fit_lens(layout: TableLayout, terms: int) -> list[float]:
     """k1 (and k2) that put the reference points' table sides nearest their image sides (least squares
     on the pixel offsets; the homography refitted for each lens tried), by Levenberg-Marquardt from a
     straight lens, with the Jacobian by finite differences (two unknowns: cheap)."""
-    seen = np.array([[r.image.x, r.image.y] for r in layout.reference_points])
 
     def offsets(k: np.ndarray) -> np.ndarray:
         try:
             lens = Lens(k1=float(k[0]), k2=float(k[1]) if terms > 1 else 0.0)
         except ValueError:  # out of bounds, or folding the picture: far worse than any lens
-            return np.full(seen.size, 1e6)
-        trial = layout.model_copy(update={"lens": lens})
-        return np.asarray((trial.to_image([r.table for r in layout.reference_points]) - seen).ravel())
+            return np.full(2 * len(layout.reference_points), 1e6)
+        return _offsets(layout.model_copy(update={"lens": lens})).ravel()
 
     k = np.zeros(terms)
     r = offsets(k)

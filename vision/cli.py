@@ -165,7 +165,7 @@ def register(app: typer.Typer) -> None:
                 f"image ({r.image.x:.1f}, {r.image.y:.1f}) px, {d:.2f} px from the fit"
             )
         if new.lens is not None:
-            corner = float(np.hypot(*(new.straighten(np.zeros((1, 2))) - 0.0)[0]))
+            corner = float(np.hypot(*new.straighten(np.zeros((1, 2)))[0]))  # how far (0, 0) moves
             print(
                 f"lens: k1 {new.lens.k1:.5f}, k2 {new.lens.k2:.5f} (the picture's corner shows what a "
                 f"straight lens would show {corner:.1f} px from it)"

@@ -1550,17 +1550,17 @@ def watch(
                 )
             if isinstance(det, _LazyDetector):
                 det.coarse = coarse_camera(fitted)
-            if fr.clip != clip and fitted.lens is not None:
-                _log.info(
-                    "%s: the layout's lens (k1 %.4f, k2 %.4f): the zones are read straightened",
-                    fr.clip,
-                    fitted.lens.k1,
-                    fitted.lens.k2,
-                )
             if fr.clip != clip:
                 clip, last_live_t, seen_last = fr.clip, None, None
                 clip_start = time.monotonic() - (fr.t / pace if pace else 0.0)
                 _log.info("watching %s", clip)
+                if fitted.lens is not None:
+                    _log.info(
+                        "%s: the layout's lens (k1 %.4f, k2 %.4f): the zones are read straightened",
+                        clip,
+                        fitted.lens.k1,
+                        fitted.lens.k2,
+                    )
             pipe, size = TablePipeline(fitted, det, cfg), pic
         assert pipe is not None
         if pace:
