@@ -4,13 +4,15 @@ detector finds (``vision.pipeline``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout
 
 from vision.detections import CLASSES, Detections
 from vision.pipeline import PipelineConfig, TablePipeline, card_centres, merge_card_indices
-from vision.state import UNREAD, TableState
+from vision.state import BACK, UNREAD, TableState
 
 CFG = PipelineConfig(analyse_fps=None)
 PX_PER_MM = 1.6  # a card is 101.6 x 142.2 px
@@ -237,15 +239,17 @@ class _WithUnread(_SureOf):
     unread index boxes (``OnnxCardDetector.detect_with_unread``), or with ``weak`` as reads below the
     pipeline's floor."""
 
-    def __init__(self, unread: set[str], weak: bool = False) -> None:
+    def __init__(self, unread: set[str], weak: bool = False, weak_read: float = 0.2) -> None:
         super().__init__({})
-        self.unread, self.weak = unread, weak
+        self.unread, self.weak, self.weak_read = unread, weak, weak_read
 
     def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
         d = self.detect(image)
         gone = np.array([lab in self.unread for lab in d.labels], bool)
         if self.weak:
-            return Detections(d.xyxy, d.class_id, np.where(gone, 0.2, d.confidence)), np.zeros((0, 4))
+            return Detections(d.xyxy, d.class_id, np.where(gone, self.weak_read, d.confidence)), np.zeros(
+                (0, 4)
+            )
         return d[~gone], d.xyxy[gone]
 
 
@@ -381,6 +385,59 @@ def test_a_hand_the_iverify_display_showed_whole_names_its_one_face_not_read_on_
     s = _run(p, t, 12, 18)[-1]
     assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.seat(1).low == ["9h", "2c"]
     assert s.unread_faces == {} and s.carried_faces == {"seat1.high": ["Ts"]}
+
+
+def _turned_up(lay: Any, cards: list[str]) -> SynthTable:
+    """Seat 1's hand turned up, set: the first five high, the rest low."""
+    t = SynthTable(lay)
+    t.cards = [(c, 185.0 + 65 * i, 620.0) for i, c in enumerate(cards[:5])]
+    t.cards += [(c, 525.0 + 70 * i, 620.0) for i, c in enumerate(cards[5:])]
+    return t
+
+
+def test_the_one_card_a_whole_hand_lacks_is_named_by_its_weak_read() -> None:
+    lay = make_layout()
+    # a hand turned up that the camera never saw whole: six of seven cards read, the Ts only at 0.3
+    det = _WithUnread({"Ts"}, weak=True, weak_read=0.3)
+    s = _run(TablePipeline(lay, det, CFG), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.unread_faces == {}
+    assert s.card_confidence["seat1.high"][s.seat(1).high.index("Ts")] == np.float32(0.3)  # its doubt kept
+    assert s.carried_faces == {}  # read where it lies, not carried from an earlier hand
+    # under the count's floor (0.25), or with the count not telling a card is missing: left unnamed
+    det = _WithUnread({"Ts"}, weak=True, weak_read=0.2)
+    s = _run(TablePipeline(lay, det, CFG), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1}
+    det = _WithUnread({"Ts"}, weak=True, weak_read=0.3)
+    s = _run(TablePipeline(lay, det, CFG), _turned_up(lay, _HAND[:6]), 12, 0)[-1]  # a card short
+    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1}
+    cfg = CFG.model_copy(update={"count_floor": 1.0})  # the rule off
+    s = _run(TablePipeline(lay, det, cfg), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1}
+
+
+def test_a_weak_read_the_hand_already_holds_or_two_weak_reads_disagreeing_name_nothing() -> None:
+    from vision.pipeline import _name_by_count
+
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
+    box = np.array([100, 0, 115, 30], np.float32)
+    weak = _dets(("Ts", 100, 0, 0.3))
+    out = {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+    assert _name_by_count(out, ("seat1.high", 45.0, box), weak, 7, 0.25) == "Ts"
+    assert out["seat1.high"][-1] == (45.0, "Ts", np.float32(0.3))
+    for bad in (
+        _dets(("Kd", 100, 0, 0.3)),
+        _dets(("Ts", 100, 0, 0.3), ("9s", 102, 2, 0.3)),
+        _dets(("Ts", 300, 0, 0.3)),
+    ):
+        out = {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+        assert _name_by_count(out, ("seat1.high", 45.0, box), bad, 7, 0.25) is None
+        assert out["seat1.high"] == high
+    # another position shows the Ts: a second copy read this weakly is left unnamed (FOREIGN-CARD's)
+    out = {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+    assert _name_by_count(out, ("seat1.high", 45.0, box), weak, 7, 0.25, elsewhere=["Ts"]) is None
+    # a back among the hand's cards: not a hand turned up
+    out = {"seat1.high": list(high), "seat1.low": [(60.0, BACK, 0.9), (70.0, "2c", 0.9)]}
+    assert _name_by_count(out, ("seat1.high", 45.0, box), weak, 7, 0.25) is None
 
 
 def test_a_carried_face_must_be_among_its_zones_cards() -> None:

@@ -187,6 +187,15 @@ class PipelineConfig(BaseModel):
         "0.997 at 0.4). Every finding resting on a read below MonitorConfig.review_below (0.7) is a "
         "review item, not an alert",
     )
+    count_floor: float = Field(
+        0.25,
+        ge=0,
+        le=1,
+        description="a face read under min_confidence is named all the same when it is the one card a "
+        "region's whole hand lacks (every other card of the game's count named, no back, none hidden) and "
+        "its read is this sure or more, a face the hand does not already hold (_name_by_count); its "
+        "confidence stays its read's, so a finding resting on it is a review item. 1: never",
+    )
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
     card_px_per_mm: float | None = Field(
@@ -705,6 +714,47 @@ def _carry_known_face(
     return zone, card
 
 
+def _name_by_count(
+    out: dict[str, list[tuple[float, str, float]]],
+    lone: tuple[str, float, np.ndarray],
+    weak: Detections,
+    hand_size: int,
+    floor: float,
+    elsewhere: Sequence[str] = (),
+) -> str | None:
+    """Name the one face a region's read saw but could not name by its own weak read (under the
+    pipeline's floor), where the count says a card is missing there: the label so named, or None.
+
+    ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the unnamed face's zone,
+    image x and box (crop coordinates); ``weak``: the faces read under the floor, in the same
+    coordinates; ``elsewhere``: the faces the other positions' zones on the felt show now.
+
+    Named only when every other card of the game's hand (``hand_size``: seven-card 7, six-card 6; seed
+    002 rule 1.1.5, seed 000 rule 6) lies in the region named, all faces, each once, and the weak
+    reads on the face's box agree on one face of at least ``floor`` that the hand does not already
+    hold, nor another position shows (one deck holds each face once; a second copy read so weakly is
+    left for FOREIGN-CARD as it was, unnamed, not made a duplicate: b41-0000's Th read 9h at 0.37
+    while seat 4 held the 9h). A hand turned up to settle that the camera never saw whole
+    has no earlier read to carry a card from (``_carry_known_face``); its one card read at 0.28-0.38,
+    right, was a card short (seed 41). The card keeps its read's confidence: compliance makes a
+    review item, not an alert, of any finding resting on it (``MonitorConfig.review_below``)."""
+    cards = [lab for v in out.values() for _, lab, _ in v]
+    if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(weak):
+        return None
+    zone, x, box = lone
+    area = np.maximum((weak.xyxy[:, 2] - weak.xyxy[:, 0]) * (weak.xyxy[:, 3] - weak.xyxy[:, 1]), 1e-9)
+    on = intersection_area(box, weak.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
+    labels = {weak.labels[i] for i in np.flatnonzero(on)}
+    if len(labels) != 1:
+        return None
+    (label,) = labels
+    conf = float(weak.confidence[on].max())
+    if label in cards or label in elsewhere or label == BACK or conf < floor:
+        return None
+    out[zone].append((x, label, conf))
+    return label
+
+
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
@@ -830,6 +880,7 @@ class TablePipeline:
         self._bet_masks: dict[str, np.ndarray] = {}
         self._last_boxes = np.zeros((0, 4), np.float32)
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
+        self._weak_reads = Detections.empty()  # the last _detect's faces read under min_confidence
         self._panel_finds: list[np.ndarray] = []  # the i-Verify panel's corners as last found (_panel_warp)
         # the blank-corner search's finds on a region's crop, for the same finds of the detector, while
         # the crop holds still (a region is often read again with nothing changed: an arm passed over)
@@ -1233,6 +1284,7 @@ class TablePipeline:
         sure = dets.confidence >= self.cfg.min_confidence
         weak = ~sure & (dets.class_id != BACK_CLASS)  # a face read, but too weakly to name it
         self._unread_boxes = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4), dets.xyxy[weak]])
+        self._weak_reads = dets[weak]
         kept: Detections = dets[sure]
         return kept
 
@@ -1286,12 +1338,16 @@ class TablePipeline:
             ]
             lone = _unread_cards(self._unread_boxes, found, r.px_per_mm)
             unnamed: list[tuple[str, float]] = []  # (zone, image x) of each face seen, not named
+            lone_boxes: list[np.ndarray] = []  # and its box
             if len(lone):
                 lone_dets = Detections(lone, np.zeros(len(lone), np.int64), np.ones(len(lone), np.float32))
                 lone_x = r.crop_to_image(lone_dets.centers)[:, 0]
-                for z, x in zip(r.assign(card_centres(crop, lone_dets, r.px_per_mm)), lone_x, strict=True):
+                for z, x, b in zip(
+                    r.assign(card_centres(crop, lone_dets, r.px_per_mm)), lone_x, lone, strict=True
+                ):
                     if z is not None:
                         unnamed.append((z, float(x)))
+                        lone_boxes.append(b)
             hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
             if cut_backs is not None and len(dets):
                 cut_zone = [z if c else None for z, c in zip(zones, _cut_backs(dets, crop), strict=True)]
@@ -1305,9 +1361,30 @@ class TablePipeline:
                     out[z].append((float(img_x[i]), label, float(dets.confidence[i])))
                     if by_paper[i]:
                         self._read_blank[z] = (*self._read_blank.get(z, ()), label)
-            carried = self._remember_hand(r.name, out, unnamed, {z.key for z in w.zones if z.occluded})
+            occluded = {z.key for z in w.zones if z.occluded}
+            carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)
+            elif len(unnamed) == 1 and not occluded and not hidden:
+                mine = set(w.zone_names)
+                elsewhere = [
+                    str(c)
+                    for o in self._watch
+                    if o.region.kind == "cards"
+                    for z in o.zones
+                    if z.key not in mine and isinstance(shown := self.tracker.value(z.key), tuple)
+                    for c in shown
+                ]
+                named = _name_by_count(
+                    out,
+                    (*unnamed[0], lone_boxes[0]),
+                    self._weak_reads,
+                    self._hand_size,
+                    self.cfg.count_floor,
+                    elsewhere,
+                )
+                if named is not None:
+                    unnamed.clear()
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1
             for z, v in out.items():
