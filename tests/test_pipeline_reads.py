@@ -403,6 +403,7 @@ def test_the_one_card_a_whole_hand_lacks_is_named_by_its_weak_read() -> None:
     assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.unread_faces == {}
     assert s.card_confidence["seat1.high"][s.seat(1).high.index("Ts")] == np.float32(0.3)  # its doubt kept
     assert s.carried_faces == {}  # read where it lies, not carried from an earlier hand
+    assert s.counted_faces == {"seat1.high": ["Ts"]}  # named by the count, and said so
     # under the count's floor (0.25), or with the count not telling a card is missing: left unnamed
     det = _WithUnread({"Ts"}, weak=True, weak_read=0.2)
     s = _run(TablePipeline(lay, det, CFG), _turned_up(lay, _HAND), 12, 0)[-1]
@@ -410,9 +411,55 @@ def test_the_one_card_a_whole_hand_lacks_is_named_by_its_weak_read() -> None:
     det = _WithUnread({"Ts"}, weak=True, weak_read=0.3)
     s = _run(TablePipeline(lay, det, CFG), _turned_up(lay, _HAND[:6]), 12, 0)[-1]  # a card short
     assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1}
-    cfg = CFG.model_copy(update={"count_floor": 1.0})  # the rule off
-    s = _run(TablePipeline(lay, det, cfg), _turned_up(lay, _HAND), 12, 0)[-1]
-    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1}
+    for off in ({"count_floor": 0.31}, {"name_by_count": False}):
+        s = _run(TablePipeline(lay, det, CFG.model_copy(update=off)), _turned_up(lay, _HAND), 12, 0)[-1]
+        assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
+
+
+class _WithRivals(_WithUnread):
+    """The colour detector, but each card named in ``rivals`` is found and its two cuts disagree: an
+    unread index box, and its two faces (``OnnxCardDetector.detect_with_rivals``), the card's own at
+    ``conf`` and its rival's at 0.35."""
+
+    def __init__(self, rivals: dict[str, str], conf: float = 0.8) -> None:
+        super().__init__(set(rivals))
+        self.rivals, self.rival_conf = rivals, conf
+
+    def detect_with_rivals(self, image: np.ndarray) -> tuple[Detections, np.ndarray, Detections]:
+        found, unread = self.detect_with_unread(image)
+        d = self.detect(image)
+        on = [i for i, lab in enumerate(d.labels) if lab in self.rivals]
+        xyxy = np.concatenate([d.xyxy[on], d.xyxy[on]])
+        cls = [*d.class_id[on], *(CLASSES.index(self.rivals[d.labels[i]]) for i in on)]
+        conf = [self.rival_conf] * len(on) + [0.35] * len(on)
+        return found, unread, Detections(xyxy, cls, conf)
+
+
+def test_a_contested_card_is_named_by_the_count_where_the_table_shows_its_rival() -> None:
+    lay = make_layout()
+    # b41-0000: a Th read 9h by the usual cut and Th by the narrow one, while another hand held the 9h.
+    # Here the hand turned up holds the 9h itself: its Ts, read Ts or 9h, can only be the Ts
+    s = _run(TablePipeline(lay, _WithRivals({"Ts": "9h"}), CFG), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.unread_faces == {}
+    assert s.counted_faces == {"seat1.high": ["Ts"]} and s.carried_faces == {}
+    # a deduction: no surer than the pipeline's floor, whatever its cut read (0.8)
+    assert s.card_confidence["seat1.high"][s.seat(1).high.index("Ts")] == np.float32(CFG.min_confidence)
+    # its rival shown by another position (the dealer's 5d, set before the hand is turned up): the same
+    p = TablePipeline(lay, _WithRivals({"Ts": "5d"}), CFG)
+    t = SynthTable(lay, cards=[("5d", 1000.0, 330.0)])
+    _run(p, t, 8, 0)
+    t.cards += _turned_up(lay, _HAND).cards
+    s = _run(p, t, 12, 8)[-1]
+    assert s.dealer.low == ["5d"] and s.counted_faces == {"seat1.high": ["Ts"]}
+    # neither face shown anywhere: which it is, the count cannot tell
+    s = _run(TablePipeline(lay, _WithRivals({"Ts": "5d"}), CFG), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
+    # a card short of the count, or the rule off: left unnamed
+    s = _run(TablePipeline(lay, _WithRivals({"Ts": "9h"}), CFG), _turned_up(lay, _HAND[:6]), 12, 0)[-1]
+    assert s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
+    off = CFG.model_copy(update={"name_by_count": False})
+    s = _run(TablePipeline(lay, _WithRivals({"Ts": "9h"}), off), _turned_up(lay, _HAND), 12, 0)[-1]
+    assert s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
 
 
 def test_a_weak_read_the_hand_already_holds_or_two_weak_reads_disagreeing_name_nothing() -> None:
@@ -438,6 +485,37 @@ def test_a_weak_read_the_hand_already_holds_or_two_weak_reads_disagreeing_name_n
     # a back among the hand's cards: not a hand turned up
     out = {"seat1.high": list(high), "seat1.low": [(60.0, BACK, 0.9), (70.0, "2c", 0.9)]}
     assert _name_by_count(out, ("seat1.high", 45.0, box), weak, 7, 0.25) is None
+
+
+def test_a_contested_reads_face_is_named_by_the_count_only_where_its_rival_is_shown() -> None:
+    from vision.pipeline import _name_by_count
+
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
+    box = np.array([100, 0, 115, 30], np.float32)
+    lone, none = ("seat1.high", 45.0, box), Detections.empty()
+
+    def hand() -> dict[str, list[tuple[float, str, float]]]:
+        return {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+
+    # read Kd by one cut and Ts by the other: the hand holds the Kd, so the Ts, whatever its read
+    # (a rival needs no floor), never surer than the cap
+    out = hand()
+    rivals = _dets(("Kd", 100, 0, 0.8), ("Ts", 100, 0, 0.2))
+    assert _name_by_count(out, lone, none, 7, 0.25, rivals=rivals, cap=0.4) == "Ts"
+    assert out["seat1.high"][-1] == (45.0, "Ts", pytest.approx(0.2))
+    out = hand()
+    rivals = _dets(("Kd", 100, 0, 0.3), ("Ts", 100, 0, 0.8))
+    assert _name_by_count(out, lone, none, 7, 0.25, rivals=rivals, cap=0.4) == "Ts"
+    assert out["seat1.high"][-1] == (45.0, "Ts", 0.4)
+    # its rival shown at another position: the same; shown nowhere, or both shown: nothing
+    rivals = _dets(("8s", 100, 0, 0.8), ("Ts", 100, 0, 0.3))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["8s"], rivals) == "Ts"
+    for elsewhere in ([], ["8s", "Ts"]):
+        out = hand()
+        assert _name_by_count(out, lone, none, 7, 0.25, elsewhere, rivals) is None and out == hand()
+    # a weak read on the box naming a third face leaves two faces open: nothing
+    weak = _dets(("7c", 102, 1, 0.3))
+    assert _name_by_count(hand(), lone, weak, 7, 0.25, ["8s"], rivals) is None
 
 
 def test_a_carried_face_must_be_among_its_zones_cards() -> None:

@@ -461,6 +461,29 @@ def _narrow_look_reads(
     return out, named & (narrow.argmax(1) != first)
 
 
+def _rival_reads(
+    boxes: np.ndarray,
+    det_conf: np.ndarray,
+    usual: np.ndarray,
+    usual_p: np.ndarray,
+    narrow: np.ndarray,
+    narrow_p: np.ndarray,
+    rival: np.ndarray,
+) -> Detections:
+    """The two faces of each contested index read (``rival``, N booleans: the narrow look's two cuts
+    named two faces, and neither the body nor a neighbour settled it): the face the usual cut names
+    (``usual``, class ids, at ``usual_p``) and the narrow cut's (``narrow``, at ``narrow_p``), each
+    box given twice, each read at stage 1's score for the box (``det_conf``) times its cut's.
+    A cut naming no face (the "not an index" class) gives none. At 720p a Th's index reads 9h by the
+    usual cut and Th by the narrow one, a 7d 7d and 2d: one of the two, never said which."""
+    rows = np.flatnonzero(rival & (usual != narrow))
+    xyxy = np.concatenate([boxes[rows], boxes[rows]]).astype(np.float32)
+    cls = np.concatenate([usual[rows], narrow[rows]]).astype(np.int64)
+    conf = np.concatenate([det_conf[rows] * usual_p[rows], det_conf[rows] * narrow_p[rows]])
+    face = cls != _NOT_INDEX
+    return Detections(xyxy[face], cls[face], conf[face])
+
+
 def _body_settles(
     fused: np.ndarray, narrow_top: np.ndarray, body: np.ndarray, names: np.ndarray
 ) -> np.ndarray:
@@ -1061,18 +1084,28 @@ class OnnxCardDetector:
     ) -> tuple[Detections, np.ndarray]:
         """``detect``, and the boxes (xyxy, N x 4) of the indices found whose face was not read: stage 1
         boxed an index (score >= ``_UNREAD_MIN_BOX``), and the classifier's surest class is a face, but
-        below ``cls_conf``. A card lies there, of a face not known (``TableState.unread_faces``). None
-        with ``scales`` (stills: no such count is wanted). ``card_px_per_mm``: the scale the image
-        shows real cards at, for the body look (``body_look``); None: no body look."""
+        below ``cls_conf``, or the narrow look's two cuts name two faces (contested). A card lies
+        there, of a face not known (``TableState.unread_faces``). None with ``scales`` (stills: no
+        such count is wanted). ``card_px_per_mm``: the scale the image shows real cards at, for the
+        body look (``body_look``); None: no body look."""
+        found, unread, _ = self.detect_with_rivals(image, card_px_per_mm)
+        return found, unread
+
+    def detect_with_rivals(
+        self, image: np.ndarray, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray, Detections]:
+        """``detect_with_unread``, and for each unread index the two cuts of the narrow look left
+        contested, its two faces (``_rival_reads``): which one it is the cards the table already shows
+        may tell (one deck holds each face once; ``vision.pipeline._name_by_count``)."""
         if self.scales is not None or self.rotations:
-            return self.detect(image), np.zeros((0, 4), np.float32)
+            return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
         _check_image(image)
-        found, unread = self._detect_at(image, self.upscale, card_px_per_mm)
-        return merge_index_corners(found, self.merge_distance), unread
+        found, unread, rivals = self._detect_at(image, self.upscale, card_px_per_mm)
+        return merge_index_corners(found, self.merge_distance), unread, rivals
 
     def _detect_at(
         self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None
-    ) -> tuple[Detections, np.ndarray]:
+    ) -> tuple[Detections, np.ndarray, Detections]:
         import cv2
 
         shown = image
@@ -1093,11 +1126,12 @@ class OnnxCardDetector:
                 [shown.shape[1] / looked.shape[1], shown.shape[0] / looked.shape[0]] * 2, np.float32
             )
         body_px = card_px_per_mm * scale if card_px_per_mm else None
-        found, unread = self._read_indices(shown, xyxy, cls, score, body_px)
+        found, unread, rivals = self._read_indices(shown, xyxy, cls, score, body_px)
         if scale != 1.0:
             found = Detections(found.xyxy / scale, found.class_id, found.confidence)
             unread = unread / scale
-        return found, unread
+            rivals = Detections(rivals.xyxy / scale, rivals.class_id, rivals.confidence)
+        return found, unread, rivals
 
     def _stage1(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 on the whole image, letterboxed to the model's input size."""
@@ -1180,10 +1214,11 @@ class OnnxCardDetector:
         cls: np.ndarray,
         score: np.ndarray,
         body_px_per_mm: float | None = None,
-    ) -> tuple[Detections, np.ndarray]:
+    ) -> tuple[Detections, np.ndarray, Detections]:
         """Stage 2: read every index box found by stage 1; backs pass through. Also the boxes of the
-        indices not read (``detect_with_unread``). ``body_px_per_mm``: the image's card scale, for
-        the body look."""
+        indices not read (``detect_with_unread``), and the two faces of each of them the narrow look
+        left contested (``_rival_reads``). ``body_px_per_mm``: the image's card scale, for the body
+        look."""
 
         backs = Detections(
             xyxy[cls == _DET_BACK],
@@ -1192,7 +1227,7 @@ class OnnxCardDetector:
         )
         idx = cls == _DET_INDEX
         if not idx.any():
-            return backs, np.zeros((0, 4), np.float32)
+            return backs, np.zeros((0, 4), np.float32), Detections.empty()
         boxes, det_conf = xyxy[idx], score[idx]
         inside = _contained(boxes)
         boxes, det_conf = boxes[~inside], det_conf[~inside]
@@ -1215,10 +1250,12 @@ class OnnxCardDetector:
             probs[doubt] = np.mean([probs[doubt], *again], axis=0)
         contested = np.zeros(len(boxes), bool)
         narrow_top = np.full(len(boxes), -1)
+        narrow_p = np.zeros(len(boxes), np.float32)  # the narrow cut's probability of its face
         doubt = np.flatnonzero(probs.max(1) < self.narrow_look)
         if len(doubt):  # a condensed font reads as an ordinary one when its crop is cut narrower
             narrow = self._class_probs(image, [boxes[i] for i in doubt], narrow=_NARROW_VIEW)
             narrow_top[doubt] = narrow.argmax(1)
+            narrow_p[doubt] = narrow.max(1)
             probs[doubt], contested[doubt] = _narrow_look_reads(
                 probs[doubt], narrow, self._cls_names, self.cls_conf
             )
@@ -1282,7 +1319,9 @@ class OnnxCardDetector:
         faces = Detections(boxes[keep], card[keep], (det_conf * p)[keep])
         weak = ((card != _NOT_INDEX) & (p < self.cls_conf)) | contested
         unread = weak & (det_conf >= _UNREAD_MIN_BOX)
-        return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4)
+        narrow_card = self._cls_names[np.maximum(narrow_top, 0)]
+        rivals = _rival_reads(boxes, det_conf, card, p, narrow_card, narrow_p, contested & unread)
+        return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4), rivals
 
     def _weigh_by_body(
         self,

@@ -187,14 +187,20 @@ class PipelineConfig(BaseModel):
         "0.997 at 0.4). Every finding resting on a read below MonitorConfig.review_below (0.7) is a "
         "review item, not an alert",
     )
+    name_by_count: bool = Field(
+        True,
+        description="name the one card a region's whole hand lacks (every other card of the game's count "
+        "named, no back, none hidden) where, of the faces its reads leave open (a read under "
+        "min_confidence; the two faces a contested read's two cuts name), exactly one is neither in the "
+        "hand nor shown at another position (_name_by_count; TableState.counted_faces); its confidence "
+        "is its read's, never more than min_confidence, so a finding resting on it is a review item",
+    )
     count_floor: float = Field(
         0.25,
         ge=0,
         le=1,
-        description="a face read under min_confidence is named all the same when it is the one card a "
-        "region's whole hand lacks (every other card of the game's count named, no back, none hidden) and "
-        "its read is this sure or more, a face the hand does not already hold (_name_by_count); its "
-        "confidence stays its read's, so a finding resting on it is a review item. 1: never",
+        description="name_by_count names a face that only a read under min_confidence names when that "
+        "read is this sure or more",
     )
     crop_margin_mm: float = Field(12.0, ge=0)
     px_per_mm: float | None = Field(None, gt=0, description="crop resolution; None = the camera's own")
@@ -223,6 +229,7 @@ class _ZoneRead(NamedTuple):
     unread: int  # TableState.unread_faces
     carried: tuple[str, ...]  # TableState.carried_faces
     blank_corner: tuple[str, ...]  # TableState.blank_corner_faces
+    counted: tuple[str, ...]  # TableState.counted_faces
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -305,27 +312,31 @@ class _LazyDetector:
     def reads_card_bodies(self) -> bool:
         return bool(getattr(self._loaded(), "reads_card_bodies", False))
 
-    def detect_with_unread(
+    def detect_with_rivals(
         self, image: np.ndarray, card_px_per_mm: float | None = None
-    ) -> tuple[Detections, np.ndarray]:
-        return _detect_with_unread(self._loaded(), image, card_px_per_mm)
+    ) -> tuple[Detections, np.ndarray, Detections]:
+        return _detect_with_rivals(self._loaded(), image, card_px_per_mm)
 
 
-def _detect_with_unread(
+def _detect_with_rivals(
     detector: CardDetector, image: np.ndarray, card_px_per_mm: float | None = None
-) -> tuple[Detections, np.ndarray]:
-    """The detector's finds and the boxes of faces it found but could not name, where it reports them
-    (``OnnxCardDetector.detect_with_unread``); a detector that does not (a fake, an older one): none.
+) -> tuple[Detections, np.ndarray, Detections]:
+    """The detector's finds, the boxes of faces it found but could not name, and the two faces of each
+    of those its reads left contested, as far as it reports them (``OnnxCardDetector.detect_with_rivals``,
+    ``detect_with_unread``); a detector that does not (a fake, an older one): none.
     ``card_px_per_mm``: the scale ``image`` shows real cards at, for a detector that reads card
     bodies (``OnnxCardDetector.reads_card_bodies``)."""
+    bodies = bool(card_px_per_mm) and getattr(detector, "reads_card_bodies", False)
+    kwargs = {"card_px_per_mm": card_px_per_mm} if bodies else {}
+    with_rivals = getattr(detector, "detect_with_rivals", None)
+    if callable(with_rivals):
+        got: tuple[Detections, np.ndarray, Detections] = with_rivals(image, **kwargs)
+        return got
     with_unread = getattr(detector, "detect_with_unread", None)
     if callable(with_unread):
-        if card_px_per_mm and getattr(detector, "reads_card_bodies", False):
-            got: tuple[Detections, np.ndarray] = with_unread(image, card_px_per_mm=card_px_per_mm)
-        else:
-            got = with_unread(image)
-        return got
-    return detector.detect(image), np.zeros((0, 4), np.float32)
+        found, unread = with_unread(image, **kwargs)
+        return found, unread, Detections.empty()
+    return detector.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
 
 
 _UNSET: Any = object()
@@ -721,37 +732,49 @@ def _name_by_count(
     hand_size: int,
     floor: float,
     elsewhere: Sequence[str] = (),
+    rivals: Detections | None = None,
+    cap: float = 1.0,
 ) -> str | None:
-    """Name the one face a region's read saw but could not name by its own weak read (under the
-    pipeline's floor), where the count says a card is missing there: the label so named, or None.
+    """Name the one face a region's read saw but could not name, where the count says which card it
+    must be: the label so named, or None.
 
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the unnamed face's zone,
-    image x and box (crop coordinates); ``weak``: the faces read under the floor, in the same
-    coordinates; ``elsewhere``: the faces the other positions' zones on the felt show now.
+    image x and box (crop coordinates); ``weak``: the faces read under the pipeline's floor, in the
+    same coordinates; ``rivals``: the two faces of each index the detector's two cuts read
+    differently (``OnnxCardDetector.detect_with_rivals``); ``elsewhere``: the faces the other
+    positions' zones on the felt show now.
 
     Named only when every other card of the game's hand (``hand_size``: seven-card 7, six-card 6; seed
-    002 rule 1.1.5, seed 000 rule 6) lies in the region named, all faces, each once, and the weak
-    reads on the face's box agree on one face of at least ``floor`` that the hand does not already
-    hold, nor another position shows (one deck holds each face once; a second copy read so weakly is
-    left for FOREIGN-CARD as it was, unnamed, not made a duplicate: b41-0000's Th read 9h at 0.37
-    while seat 4 held the 9h). A hand turned up to settle that the camera never saw whole
-    has no earlier read to carry a card from (``_carry_known_face``); its one card read at 0.28-0.38,
-    right, was a card short (seed 41). The card keeps its read's confidence: compliance makes a
-    review item, not an alert, of any finding resting on it (``MonitorConfig.review_below``)."""
+    002 rule 1.1.5, seed 000 rule 6) lies in the region named, all faces, each once, and of the faces
+    the reads on the unnamed face's box leave open exactly one is neither in the hand nor shown by
+    another position (one deck holds each face once, seed 002 rule 5.1). A face only a weak read
+    names must be read at ``floor`` or more; a rival needs no floor (its index was read, by two cuts
+    that disagree). A second copy of a shown face is never made: it stays unnamed, as before, so
+    FOREIGN-CARD is not handed a duplicate the camera did not read.
+    A hand turned up to settle that the camera never saw whole has no earlier read to carry a card
+    from (``_carry_known_face``): seed 41's 8s and 6d, read 0.28-0.38 and right, were each a card
+    short; b41-0000's Th, read 9h by the usual cut and Th by the narrow one while seat 4 held the 9h,
+    and seed 42's Td (9d / Td, the 9d shown) and 3s (Js / 3s) the same. The card is named at its
+    read's confidence, never more than ``cap`` (the caller's floor: a deduction, so compliance makes a
+    review item, not an alert, of any finding resting on it; ``MonitorConfig.review_below``)."""
     cards = [lab for v in out.values() for _, lab, _ in v]
-    if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(weak):
+    reads = Detections.merge([weak, rivals]) if rivals is not None and len(rivals) else weak
+    if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(reads):
         return None
     zone, x, box = lone
-    area = np.maximum((weak.xyxy[:, 2] - weak.xyxy[:, 0]) * (weak.xyxy[:, 3] - weak.xyxy[:, 1]), 1e-9)
-    on = intersection_area(box, weak.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
-    labels = {weak.labels[i] for i in np.flatnonzero(on)}
-    if len(labels) != 1:
+    area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
+    on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
+    labels = np.array(reads.labels, dtype=object)
+    left = {str(lab) for lab in labels[on]} - {*cards, *elsewhere, BACK}
+    if len(left) != 1:
         return None
-    (label,) = labels
-    conf = float(weak.confidence[on].max())
-    if label in cards or label in elsewhere or label == BACK or conf < floor:
+    (label,) = left
+    mine = on & (labels == label)
+    rival = np.arange(len(reads)) >= len(weak)
+    conf = float(reads.confidence[mine].max())
+    if not (mine & rival).any() and conf < floor:
         return None
-    out[zone].append((x, label, conf))
+    out[zone].append((x, label, min(conf, cap)))
     return label
 
 
@@ -881,6 +904,7 @@ class TablePipeline:
         self._last_boxes = np.zeros((0, 4), np.float32)
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
         self._weak_reads = Detections.empty()  # the last _detect's faces read under min_confidence
+        self._rival_reads = Detections.empty()  # and the two faces of each index it left contested
         self._panel_finds: list[np.ndarray] = []  # the i-Verify panel's corners as last found (_panel_warp)
         # the blank-corner search's finds on a region's crop, for the same finds of the detector, while
         # the crop holds still (a region is often read again with nothing changed: an arm passed over)
@@ -893,6 +917,7 @@ class TablePipeline:
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
         self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
         self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
+        self._read_counted: dict[str, tuple[str, ...]] = {}  # faces named by the count, per zone (latest)
         # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
         # forgotten when the region is read empty
@@ -966,6 +991,7 @@ class TablePipeline:
         unread: dict[str, int] = {}
         carried: dict[str, list[str]] = {}
         blank: dict[str, list[str]] = {}
+        counted: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -993,6 +1019,8 @@ class TablePipeline:
                         carried[z.key] = list(got.carried)
                     if got.blank_corner:
                         blank[z.key] = list(got.blank_corner)
+                    if got.counted:
+                        counted[z.key] = list(got.counted)
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
@@ -1004,6 +1032,8 @@ class TablePipeline:
             update["carried_faces"] = carried
         if blank:
             update["blank_corner_faces"] = blank
+        if counted:
+            update["counted_faces"] = counted
         if self._view is not None and self._view.shift_px is not None:
             update["view_moved_px"] = self._view.shift_px
         return state.model_copy(update=update) if update else state
@@ -1192,6 +1222,7 @@ class TablePipeline:
                         self._read_unread.get(z.key, 0),
                         self._read_carried.get(z.key, ()),
                         self._read_blank.get(z.key, ()),
+                        self._read_counted.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -1275,16 +1306,18 @@ class TablePipeline:
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
         card_scale = zone_card_scale(r.kind, r.px_per_mm * zoom, self.layout.iverify_slots)
-        dets, unread = _detect_with_unread(self.detector, crop, card_scale)
+        dets, unread, rivals = _detect_with_rivals(self.detector, crop, card_scale)
         if zoom != 1.0:
             dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
             unread = unread / zoom
+            rivals = Detections(rivals.xyxy / zoom, rivals.class_id, rivals.confidence)
         self.detector_seconds += time.perf_counter() - t0
         self.detector_calls += 1
         sure = dets.confidence >= self.cfg.min_confidence
         weak = ~sure & (dets.class_id != BACK_CLASS)  # a face read, but too weakly to name it
         self._unread_boxes = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4), dets.xyxy[weak]])
         self._weak_reads = dets[weak]
+        self._rival_reads = rivals
         kept: Detections = dets[sure]
         return kept
 
@@ -1310,6 +1343,7 @@ class TablePipeline:
             self._read_unread.pop(key, None)
             self._read_carried.pop(key, None)
             self._read_blank.pop(key, None)
+            self._read_counted.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
@@ -1365,7 +1399,7 @@ class TablePipeline:
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)
-            elif len(unnamed) == 1 and not occluded and not hidden:
+            elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
                 mine = set(w.zone_names)
                 elsewhere = [
                     str(c)
@@ -1382,8 +1416,11 @@ class TablePipeline:
                     self._hand_size,
                     self.cfg.count_floor,
                     elsewhere,
+                    self._rival_reads,
+                    cap=self.cfg.min_confidence,
                 )
                 if named is not None:
+                    self._read_counted[unnamed[0][0]] = (named,)
                     unnamed.clear()
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1

@@ -100,6 +100,15 @@ class TableState(_Model):
     # is ``JOKER_BY_PAPER`` (0.6).
     # Empty: every face listed was read by its index (ground truth, older records).
     blank_corner_faces: dict[str, list[str]] = Field(default_factory=dict)
+    # Face-up cards a zone lists that were named by the count, by the same keys: the one card of a hand
+    # whose index the camera saw but could not name surely, where every other card of the game's count
+    # lies named in the position's areas and, of the faces its reads leave open (a read under the
+    # pipeline's floor; the two faces a contested read's two cuts name), exactly one is neither in the
+    # hand nor shown at another position: one deck holds each face once (``vision.pipeline.
+    # _name_by_count``). A deduction, not a read: its confidence is its read's, never more than the
+    # pipeline's floor (0.4), so a finding resting on it is a review item.
+    # Empty: every face listed was read surely (ground truth, older records).
+    counted_faces: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
@@ -110,6 +119,7 @@ class TableState(_Model):
         for field, faces in (
             ("carried_faces", self.carried_faces),
             ("blank_corner_faces", self.blank_corner_faces),
+            ("counted_faces", self.counted_faces),
         ):
             for key, named in faces.items():
                 missing = set(named) - set(self.zone_cards(key))
