@@ -186,6 +186,7 @@ def _hand(p: PositionState) -> HandRecord:
         set_by=set_by,
         carried=sorted(set(cards or [*high, *low]) & p.carried),
         blank_corner=sorted(set(cards or [*high, *low]) & p.blank_corner),
+        counted=sorted(set(cards or [*high, *low]) & p.counted),
         turned_up_high=list(turned_up.high) if turned_up else [],
         turned_up_low=list(turned_up.low) if turned_up else [],
     )

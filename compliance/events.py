@@ -136,6 +136,10 @@ class HandRecord(_Model):
     # of its cards, those named by a blank corner: card-white paper where an index would be, so a
     # Joker that prints none (TableState.blank_corner_faces); a deduction, read at 0.6
     blank_corner: list[str] = Field(default_factory=list)
+    # of its cards, those named by the count: the one card of the hand whose index was seen and not read
+    # surely, of the faces its reads left open the one the table did not already show (one deck holds
+    # each face once; TableState.counted_faces); a deduction, no surer than the camera's floor
+    counted: list[str] = Field(default_factory=list)
     # a seat's hand the dealer re-set after it was turned up (set_by "dealer": a foul hand re-set by the
     # house way): the setting it was turned up in, as the camera read it; high and low above are the
     # re-set. Empty otherwise.

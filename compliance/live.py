@@ -644,14 +644,23 @@ class LiveSummary(BaseModel):
 _UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
 _CARRIED = "~"  # after a card named from the hand seen whole before, not read here (carried_faces)
 _BLANK_CORNER = "*"  # after a card named by its blank corner, a Joker printing no index (blank_corner_faces)
+_COUNTED = "#"  # after a card named by the count, its read's other face shown elsewhere (counted_faces)
 
 
 def _cards(
-    cards: Sequence[str], unnamed: int = 0, carried: Sequence[str] = (), blank_corner: Sequence[str] = ()
+    cards: Sequence[str],
+    unnamed: int = 0,
+    carried: Sequence[str] = (),
+    blank_corner: Sequence[str] = (),
+    counted: Sequence[str] = (),
 ) -> str:
-    shown = [
-        f"{c}{_CARRIED}" if c in carried else f"{c}{_BLANK_CORNER}" if c in blank_corner else c for c in cards
-    ] + [_UNNAMED] * unnamed
+    def one(c: str) -> str:
+        for named, mark in ((carried, _CARRIED), (blank_corner, _BLANK_CORNER), (counted, _COUNTED)):
+            if c in named:
+                return f"{c}{mark}"
+        return c
+
+    shown = [one(c) for c in cards] + [_UNNAMED] * unnamed
     return " ".join(shown) if shown else "-"
 
 
@@ -674,12 +683,14 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
     for c in ("position", "chips", "dealt", "high", "low"):
         grid.add_column(c)
     if st is not None:
-        u, k, b = st.unread_faces, st.carried_faces, st.blank_corner_faces
+        u, k, b, n = st.unread_faces, st.carried_faces, st.blank_corner_faces, st.counted_faces
         notes = [f"{_UNNAMED}: a face the camera saw but could not name"] if u else []
         if k:
             notes.append(f"{_CARRIED}: not read here; the one card missing from the hand seen whole before")
         if b:
             notes.append(f"{_BLANK_CORNER}: named by a blank corner (no index printed: a Joker)")
+        if n:
+            notes.append(f"{_COUNTED}: named by the count (the one card of the hand the table did not show)")
         grid.caption = "; ".join(notes) or None
         for s in sorted(st.seats, key=lambda s: s.seat):
             chips = ("yes" if s.chips else "") + (" +payout" if s.payout else "")
@@ -689,13 +700,20 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
                     u.get(f"seat{s.seat}.{a}", 0),
                     k.get(f"seat{s.seat}.{a}", ()),
                     b.get(f"seat{s.seat}.{a}", ()),
+                    n.get(f"seat{s.seat}.{a}", ()),
                 )
                 for a in ("dealt", "high", "low")
             ]
             grid.add_row(f"seat{s.seat}", chips.strip(), *areas)
         d = st.dealer
         areas = [
-            _cards(getattr(d, a), u.get(f"dealer.{a}", 0), k.get(f"dealer.{a}", ()), b.get(f"dealer.{a}", ()))
+            _cards(
+                getattr(d, a),
+                u.get(f"dealer.{a}", 0),
+                k.get(f"dealer.{a}", ()),
+                b.get(f"dealer.{a}", ()),
+                n.get(f"dealer.{a}", ()),
+            )
             for a in ("hand", "high", "low")
         ]
         grid.add_row("dealer", "", *areas)

@@ -152,6 +152,12 @@ _NAMED_WITHOUT_INDEX = (
         "*",
         "named by a blank corner: card-white paper where an index would print, so a Joker printing none",
     ),
+    (
+        "counted",
+        "#",
+        "named by the count: the one card of the hand not read surely, of the faces its read left open "
+        "the one the table did not already show",
+    ),
 )
 
 

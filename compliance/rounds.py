@@ -284,6 +284,9 @@ class PositionState:
     carried: set[str] = field(default_factory=set)
     # faces some state named by a blank corner (a Joker printing no index; TableState.blank_corner_faces)
     blank_corner: set[str] = field(default_factory=set)
+    # faces some state named by the count: the one card of the hand its reads left open that the table
+    # did not already show (TableState.counted_faces)
+    counted: set[str] = field(default_factory=set)
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
@@ -542,10 +545,15 @@ class RoundTracker:
         return events
 
     def _note_carried(self, state: TableState) -> None:
-        """The faces the camera named without reading their index, on their positions: by carry-over
-        (``TableState.carried_faces``) and by a blank corner (``TableState.blank_corner_faces``)."""
+        """The faces the camera named without reading their index surely, on their positions: by
+        carry-over (``TableState.carried_faces``), by a blank corner (``TableState.blank_corner_faces``)
+        and by the count (``TableState.counted_faces``)."""
         if self.current is not None:
-            for faces, attr in ((state.carried_faces, "carried"), (state.blank_corner_faces, "blank_corner")):
+            for faces, attr in (
+                (state.carried_faces, "carried"),
+                (state.blank_corner_faces, "blank_corner"),
+                (state.counted_faces, "counted"),
+            ):
                 for key, named in faces.items():
                     at = self.current.positions.get(key.partition(".")[0])
                     if at is not None:

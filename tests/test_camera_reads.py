@@ -438,6 +438,18 @@ def test_a_finding_resting_on_a_card_named_by_its_blank_corner_says_so() -> None
     assert "not read where it lay" not in f.observed
 
 
+def test_a_finding_resting_on_a_card_named_by_the_count_says_so_and_is_for_review() -> None:
+    t = camera(_dealer_against_house_way(), {"dealer.high": 0.4})  # the count names no surer than 0.4
+    high = next(st.dealer.high for st in t.states if st.dealer.high)
+    t.states = [  # the pipeline named the dealer's first high card by the count
+        st.model_copy(update={"counted_faces": {"dealer.high": [high[0]]}}) if st.dealer.high else st
+        for st in t.states
+    ]
+    [f] = camera_run(t).of("HOUSE-WAY")
+    assert f.status == "review" and f"named by the count: {high[0]} at dealer" in f.observed
+    assert "not read where it lay" not in f.observed and "blank corner" not in f.observed
+
+
 def _dealer_shown_then_against_house_way(display: str = "same") -> Table:
     """The i-Verify display shows the dealer's house way (``display``: "same" cards as his hand, or with
     one card "other" - a display read as another hand); then he sets his hand otherwise."""
@@ -694,6 +706,19 @@ def test_a_card_named_from_the_hand_seen_whole_is_marked_in_the_rebuilt_round_an
     assert hands["dealer"].blank_corner == [carried] and hands["dealer"].carried == []
     page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
     assert f"{carried}*</span>" in page and "* named by a blank corner" in page and "~</span>" not in page
+    # named by the count: marked # and explained
+    t.states = [
+        st.model_copy(update={"blank_corner_faces": {}, "counted_faces": st.blank_corner_faces})
+        if st.blank_corner_faces
+        else st
+        for st in t.states
+    ]
+    (rnd,) = camera_run(t).rounds
+    hands = {h.position: h for h in rnd.hands}
+    assert hands["dealer"].counted == [carried] and hands["dealer"].blank_corner == []
+    assert all(h.counted == [] for p, h in hands.items() if p != "dealer")
+    page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
+    assert f"{carried}#</span>" in page and "# named by the count" in page and "*</span>" not in page
     # ground truth (no carry-over) marks nothing
     (plain,) = camera_run(camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all())).rounds
-    assert all(h.carried == [] and h.blank_corner == [] for h in plain.hands)
+    assert all(h.carried == [] and h.blank_corner == [] and h.counted == [] for h in plain.hands)

@@ -550,6 +550,19 @@ def test_the_live_view_marks_a_joker_named_by_its_blank_corner() -> None:
     assert "Jk* 2h" in text and "named by a blank corner" in text
 
 
+def test_the_live_view_marks_a_card_named_by_the_count() -> None:
+    st = TableState(
+        table_id="T1",
+        frame=3,
+        t=0.12,
+        seats=[SeatState(seat=2, high=["Kd", "Th", "5h", "3c", "2c"], low=["As", "Ah"])],
+        counted_faces={"seat2.high": ["Th"]},
+    )
+    text = _live_view_text(st)
+    assert "Kd Th# 5h 3c 2c" in text and "Kd#" not in text and "As Ah" in text
+    assert "named by the count" in text and "not read here" not in text and "blank corner" not in text
+
+
 def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path: Path) -> None:
     """The camera log's picture: the frame the change was seen in under a bar naming the table, the
     change and its time, with the layout's card areas drawn where they were calibrated (a moved view

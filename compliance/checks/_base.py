@@ -34,6 +34,24 @@ __all__ = [
     "show",
 ]
 
+# cards a finding rests on that the camera named without reading their index where they lay, by the
+# PositionState field that holds them, with what the finding says of them
+_NAMED_WITHOUT_READ = (
+    (
+        "carried",
+        "not read where it lay: {}, named as the one card missing from the hand the camera saw whole before",
+    ),
+    (
+        "blank_corner",
+        "named by a blank corner: {}, card-white paper where an index would print, so a Joker printing none",
+    ),
+    (
+        "counted",
+        "named by the count: {}, the one card of the hand not read surely, of the faces its read left open "
+        "the one the table did not already show",
+    ),
+)
+
 
 @dataclass(frozen=True)
 class CheckContext:
@@ -88,23 +106,15 @@ class Check:
         """``read``: the lowest camera read confidence of the face cards the finding rests on (None:
         sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it.
         ``rests_on``: the positions whose cards it rests on; a card of theirs the camera named from the
-        hand seen whole before rather than read where it lay (``PositionState.carried``), or by a blank
-        corner (``PositionState.blank_corner``), is said."""
+        hand seen whole before rather than read where it lay (``PositionState.carried``), by a blank
+        corner (``PositionState.blank_corner``) or by the count (``PositionState.counted``), is said."""
         if read is not None and read < confidence:
             confidence = read
             observed = f"{observed} (camera read confidence {read:.2f})"
-        carried = [f"{c} at {p.name}" for p in rests_on for c in sorted(p.carried)]
-        if carried:
-            observed += (
-                f" [not read where it lay: {', '.join(carried)}, named as the one card missing from the"
-                " hand the camera saw whole before]"
-            )
-        blank = [f"{c} at {p.name}" for p in rests_on for c in sorted(p.blank_corner)]
-        if blank:
-            observed += (
-                f" [named by a blank corner: {', '.join(blank)}, card-white paper where an index would"
-                " print, so a Joker printing none]"
-            )
+        for attr, says in _NAMED_WITHOUT_READ:
+            named = [f"{c} at {p.name}" for p in rests_on for c in sorted(getattr(p, attr))]
+            if named:
+                observed += f" [{says.format(', '.join(named))}]"
         if rnd.void_reason is not None and self.check_id is not CheckId.FOREIGN_CARD:
             observed = f"{observed} [round void: {rnd.void_reason}]"
         return Finding(
