@@ -518,11 +518,12 @@ def test_a_contested_reads_face_is_named_by_the_count_only_where_its_rival_is_sh
     assert _name_by_count(hand(), lone, weak, 7, 0.25, ["8s"], rivals) is None
 
 
-def test_a_carried_face_must_be_among_its_zones_cards() -> None:
-    with pytest.raises(ValueError, match=r"carried_faces\['dealer.high'\] names \['Ts'\].*frame 7"):
-        TableState(table_id="T1", frame=7, t=0.28, carried_faces={"dealer.high": ["Ts"]})
-    ok = TableState(
-        table_id="T1", frame=7, t=0.28, dealer={"high": ["Ts"]}, carried_faces={"dealer.high": ["Ts"]}
+@pytest.mark.parametrize("field", ["carried_faces", "counted_faces"])
+def test_a_face_named_without_its_read_must_be_among_its_zones_cards(field: str) -> None:
+    with pytest.raises(ValueError, match=rf"{field}\['dealer.high'\] names \['Ts'\].*frame 7"):
+        TableState.model_validate({"table_id": "T1", "frame": 7, "t": 0.28, field: {"dealer.high": ["Ts"]}})
+    ok = TableState.model_validate(
+        {"table_id": "T1", "frame": 7, "t": 0.28, "dealer": {"high": ["Ts"]}, field: {"dealer.high": ["Ts"]}}
     )
     assert TableState.model_validate_json(ok.model_dump_json()) == ok
 
@@ -724,6 +725,33 @@ def test_the_display_s_one_face_not_read_is_named_from_the_hand_seen_whole_on_th
     t.header, t.iv_high, t.iv_low = "DEALER", high, low
     s = _run(p, t, 10, 10)[-1]
     assert s.iverify.high == ["As", "Qh", "Jc"] and s.carried_faces == {}
+
+
+def test_the_display_s_contested_face_is_named_by_the_count_where_the_felt_shows_its_rival() -> None:
+    """The display shows seat 1's setting before any of its cards were seen face up; its Ts is read
+    Ts by one cut and 5d by the other. With the dealer's 5d face up on the felt, it is the Ts, said
+    apart (``counted_faces``) and no surer than the floor; with the 5d nowhere, it stays unnamed."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for dealt, named in ((True, True), (False, False)):
+        p = TablePipeline(lay, _WithRivals({"Ts": "5d"}), CFG)
+        t = _SlotPanel(lay, cards=[("5d", 1000.0, 330.0)] if dealt else [])
+        _run(p, t, 8, 0)
+        t.header, t.iv_high, t.iv_low = "SEAT 1", high, low
+        s = _run(p, t, 10, 8)[-1]
+        assert s.iverify.mode == "seat" and s.iverify.low == low and s.carried_faces == {}
+        if named:
+            assert s.iverify.high == high and s.counted_faces == {"iverify": ["Ts"]}
+            assert s.read_confidence["iverify"] == pytest.approx(CFG.min_confidence)
+        else:
+            assert s.iverify.high == high[:4] and s.counted_faces == {}
+    # the rule off
+    p = TablePipeline(lay, _WithRivals({"Ts": "5d"}), CFG.model_copy(update={"name_by_count": False}))
+    t = _SlotPanel(lay, cards=[("5d", 1000.0, 330.0)])
+    _run(p, t, 8, 0)
+    t.header, t.iv_high, t.iv_low = "SEAT 1", high, low
+    s = _run(p, t, 10, 8)[-1]
+    assert s.iverify.high == high[:4] and s.counted_faces == {}
 
 
 def test_a_card_read_again_at_another_corner_does_not_stop_the_display_s_joker_search() -> None:

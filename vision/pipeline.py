@@ -1231,6 +1231,35 @@ class TablePipeline:
                 out[z.key] = v
         return out
 
+    def _shown_elsewhere(self, region: str) -> list[str]:
+        """The faces the card zones of every position but ``region`` show now (as tracked)."""
+        return [
+            str(c)
+            for o in self._watch
+            if o.region.kind == "cards" and o.region.name != region
+            for z in o.zones
+            if isinstance(shown := self.tracker.value(z.key), tuple)
+            for c in shown
+            if c != BACK
+        ]
+
+    def _name_by_count(
+        self, out: dict[str, list[tuple[float, str, float]]], lone: tuple[str, float, np.ndarray], region: str
+    ) -> str | None:
+        """``_name_by_count`` on the last detection's weak and rival reads, with the faces every other
+        position shows; ``region``: the position the cards are this one's (a card region, or the one
+        whose hand the i-Verify display shows)."""
+        return _name_by_count(
+            out,
+            lone,
+            self._weak_reads,
+            self._hand_size,
+            self.cfg.count_floor,
+            self._shown_elsewhere(region),
+            self._rival_reads,
+            cap=self.cfg.min_confidence,
+        )
+
     def _remember_hand(
         self,
         region: str,
@@ -1400,25 +1429,7 @@ class TablePipeline:
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
-                mine = set(w.zone_names)
-                elsewhere = [
-                    str(c)
-                    for o in self._watch
-                    if o.region.kind == "cards"
-                    for z in o.zones
-                    if z.key not in mine and isinstance(shown := self.tracker.value(z.key), tuple)
-                    for c in shown
-                ]
-                named = _name_by_count(
-                    out,
-                    (*unnamed[0], lone_boxes[0]),
-                    self._weak_reads,
-                    self._hand_size,
-                    self.cfg.count_floor,
-                    elsewhere,
-                    self._rival_reads,
-                    cap=self.cfg.min_confidence,
-                )
+                named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name)
                 if named is not None:
                     self._read_counted[unnamed[0][0]] = (named,)
                     unnamed.clear()
@@ -1473,16 +1484,22 @@ class TablePipeline:
             )
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
-        known = self._display_known_face(head.mode, head.seat, [*high, *low], r.px_per_mm)
-        if known is not None:
-            with_it = Detections.merge([dets, known])
+        for find, named_by in (
+            (self._display_known_face, self._read_carried),
+            (self._display_counted_face, self._read_counted),
+        ):
+            one = find(head.mode, head.seat, [*high, *low], r.px_per_mm)
+            if one is None:
+                continue
+            with_it = Detections.merge([dets, one])
             high2, low2 = split_setting(
                 with_it, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
             )
-            card = known.labels[0]
+            card = one.labels[0]
             if sorted([*high2, *low2]) == sorted([*high, *low, card]):  # in a slot of its own
                 dets, high, low = with_it, high2, low2
-                self._read_carried["iverify"] = (card,)
+                named_by["iverify"] = (card,)
+                break
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
@@ -1566,14 +1583,41 @@ class TablePipeline:
         (card,) = missing
         return Detections(box[None], np.array([CLASSES.index(card)]), np.array([known[card]], np.float32))
 
+    def _display_counted_face(
+        self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
+    ) -> Detections | None:
+        """The display's one face seen but not named, named by the count (``_name_by_count``, on the
+        display): a detection of it, the union of the index boxes found on the display and not read,
+        at its read's confidence (never more than the floor); None where it cannot be told. The
+        display shows the position's hand (seed 000 rule 5a), so the faces every other position shows
+        are not among its cards. Only where every other card of the hand is named (``shown``, one a
+        slot), each once, and the unread boxes lie within one card's width on the panel (as
+        ``_display_known_face``). b41-0004: seat 1's 2c on the display, its two corners read 2c by one
+        cut and 2s by the other, shown before the hand was ever turned up."""
+        region = _display_region(mode, seat)
+        ub = self._unread_boxes.reshape(-1, 4)
+        if not self.cfg.name_by_count or region is None or not len(ub):
+            return None
+        box = np.concatenate([ub[:, :2].min(0), ub[:, 2:].max(0)]).astype(np.float32)
+        if box[2] - box[0] > 1.2 * px_per_mm * self.layout.iverify_slots.card_width_mm:
+            return None
+        out = {"iverify": [(0.0, c, 1.0) for c in shown]}
+        card = self._name_by_count(out, ("iverify", 0.0, box), region)
+        if card is None:
+            return None
+        return Detections(
+            box[None], np.array([CLASSES.index(card)]), np.array([out["iverify"][-1][2]], np.float32)
+        )
+
     def _hand_on_display(self, mode: str, seat: int | None, cards: list[str], dets: Detections) -> None:
         """The hand the i-Verify display shows whole (a seat's, or the dealer's, as the house way sets
         it; seed 000 rule 5a) is that position's hand now: kept for its card region as a hand seen
         whole (``_carry_known_face``), each card at its surest read when the region already holds the
         same hand. The dealer then sets the cards face down and turns them up later, when one of them
-        may be read only in part."""
+        may be read only in part. A hand one of whose cards the display's read named by the count was
+        not seen whole: not kept (the count names it again, and says so, where it is shown again)."""
         region = _display_region(mode, seat)
-        if region is None:
+        if region is None or "iverify" in self._read_counted:
             return
         self._keep_hand(
             region, dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)), cards
