@@ -692,41 +692,19 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         if n:
             notes.append(f"{_COUNTED}: named by the count (the one card of the hand the table did not show)")
         grid.caption = "; ".join(notes) or None
+
+        def zone(key: str, cards: Sequence[str]) -> str:  # a zone's cards, each marked as it was named
+            return _cards(cards, u.get(key, 0), k.get(key, ()), b.get(key, ()), n.get(key, ()))
+
         for s in sorted(st.seats, key=lambda s: s.seat):
             chips = ("yes" if s.chips else "") + (" +payout" if s.payout else "")
-            areas = [
-                _cards(
-                    getattr(s, a),
-                    u.get(f"seat{s.seat}.{a}", 0),
-                    k.get(f"seat{s.seat}.{a}", ()),
-                    b.get(f"seat{s.seat}.{a}", ()),
-                    n.get(f"seat{s.seat}.{a}", ()),
-                )
-                for a in ("dealt", "high", "low")
-            ]
+            areas = [zone(f"seat{s.seat}.{a}", getattr(s, a)) for a in ("dealt", "high", "low")]
             grid.add_row(f"seat{s.seat}", chips.strip(), *areas)
         d = st.dealer
-        areas = [
-            _cards(
-                getattr(d, a),
-                u.get(f"dealer.{a}", 0),
-                k.get(f"dealer.{a}", ()),
-                b.get(f"dealer.{a}", ()),
-                n.get(f"dealer.{a}", ()),
-            )
-            for a in ("hand", "high", "low")
-        ]
-        grid.add_row("dealer", "", *areas)
+        grid.add_row("dealer", "", *(zone(f"dealer.{a}", getattr(d, a)) for a in ("hand", "high", "low")))
         iv = st.iverify
         shown = "NOT VISIBLE" if not iv.visible else (iv.mode if iv.mode != "seat" else f"seat {iv.seat}")
-        on_panel = b.get("iverify", ())
-        grid.add_row(
-            "i-Verify",
-            "",
-            shown,
-            _cards(iv.high, blank_corner=on_panel),
-            _cards(iv.low, blank_corner=on_panel),
-        )
+        grid.add_row("i-Verify", "", shown, zone("iverify", iv.high), zone("iverify", iv.low))
     tables = []
     for status, title, colour in (
         ("alert", "alerts", "red"),

@@ -561,6 +561,14 @@ def test_the_live_view_marks_a_card_named_by_the_count() -> None:
     text = _live_view_text(st)
     assert "Kd Th# 5h 3c 2c" in text and "Kd#" not in text and "As Ah" in text
     assert "named by the count" in text and "not read here" not in text and "blank corner" not in text
+    # on the i-Verify display too, and a card the display's read carried from the hand seen whole
+    iv = IVerifyState(
+        visible=True, mode="seat", seat=2, high=["Kd", "Th", "5h", "3c", "2c"], low=["As", "Ah"]
+    )
+    for field, mark in (("counted_faces", "#"), ("carried_faces", "~")):
+        shown = st.model_copy(update={"iverify": iv, "counted_faces": {}, field: {"iverify": ["Th"]}})
+        text = _live_view_text(shown)
+        assert f"Kd Th{mark} 5h 3c 2c" in text.split("i-Verify")[-1]
 
 
 def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path: Path) -> None:
