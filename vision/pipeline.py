@@ -39,7 +39,12 @@ display, the LCD, each bet circle and payout spot):
    CARD-COUNT knows a card lies there. When it is the only such face and the position's hand was seen
    whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify display
    showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
-   earlier read's confidence, and listed in ``TableState.carried_faces``. A card that shows its
+   earlier read's confidence, and listed in ``TableState.carried_faces``. Else, where every other
+   card of the hand is named, it is named by the count when, of the faces its reads leave open (a
+   read under ``min_confidence``; the two faces the detector's two cuts of a contested index name,
+   ``detect_with_rivals``), exactly one is neither in the hand nor shown at another position
+   (``_name_by_count``): listed in ``TableState.counted_faces``, never surer than ``min_confidence``.
+   The i-Verify display's one face not read is named the same two ways. A card that shows its
    paper but prints no index where every face prints one (a spread's bottom or top card, or a card
    on its own, its corner blank or one small mark: the Joker of dondorf or tigullio) is read as the
    Joker at ``vision._blank_corner.JOKER_BY_PAPER`` (0.6: a deduction, so a finding resting on it is
