@@ -199,6 +199,26 @@ def test_each_card_carries_its_own_confidence_in_the_order_of_its_zone() -> None
     assert TableState.model_validate_json(s.model_dump_json()) == s
 
 
+def test_a_card_swapped_between_a_hands_areas_is_read_in_both_though_one_hardly_changed() -> None:
+    # b46-0013: the dealer re-set a foul hand, its high Qs swapped with its low Ks; the high hand's
+    # picture changed under change_fraction (a spread's corner), so it kept its stale Qs beside the
+    # low hand's new Qs: a false FOREIGN-CARD alert. Here the high area's change is made too small to
+    # count (change_fraction 0.15: one card of five), the low area's is not.
+    lay = make_layout()
+    high = ["Qh", "Kd", "As", "Jc", "2c"]
+    t = SynthTable(lay, cards=[(c, 185.0 + 65 * i, 620.0) for i, c in enumerate(high)])
+    t.cards.append(("Ts", 560.0, 620.0))
+    p = TablePipeline(lay, _SureOf({}), CFG.model_copy(update={"change_fraction": 0.15}))
+    s = _run(p, t, 10, 0)[-1]
+    assert s.seat(1).high == high and s.seat(1).low == ["Ts"]
+    t.cards[0], t.cards[-1] = ("Ts", *t.cards[0][1:]), ("Qh", *t.cards[-1][1:])
+    seen = _run(p, t, 12, 10)
+    assert seen[-1].seat(1).low == ["Qh"] and seen[-1].seat(1).high == ["Ts", *high[1:]]
+    # while the high area still shows its old Qh beside the low's new one, it is known to be unread
+    twice = [st for st in seen if "Qh" in st.seat(1).low and "Qh" in st.seat(1).high]
+    assert all(st.read_confidence.get("seat1.high") == UNREAD for st in twice)
+
+
 def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
     lay = make_layout()
     t = SynthTable(lay)

@@ -1207,6 +1207,20 @@ class TablePipeline:
                 if np.count_nonzero(arm & z.core) / z.core_area < cfg.zone_occlusion_fraction:
                     z.occluded = False
                     todo.append(z)
+        # a zone whose picture hardly changed but that this read shows otherwise than settled is read
+        # again as if changed: a card swapped with one of the other area's changes a spread's corner
+        # only (b46-0013: the dealer re-set a foul hand, its high Qs and low Ks swapped; the high hand
+        # changed under change_fraction, kept its stale Qs beside the low's new Qs, and FOREIGN-CARD
+        # alerted on the two)
+        for z in w.zones:
+            v = values.get(z.key, _UNSET)
+            if (
+                z not in todo
+                and not z.occluded
+                and z.settled_value not in (_UNSET, v)
+                and v not in (_UNSET, _ON_ARM)
+            ):
+                z.recheck = True
         out: dict[str, Hashable] = {}
         for z in todo:
             v = values[z.key]
