@@ -219,6 +219,34 @@ def test_a_card_swapped_between_a_hands_areas_is_read_in_both_though_one_hardly_
     assert all(st.read_confidence.get("seat1.high") == UNREAD for st in twice)
 
 
+class _Hiding(_SureOf):
+    """The colour detector, not finding the cards named in ``hide`` (an arm beside them, say)."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+        self.hide: set[str] = set()
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        return d[np.array([lab not in self.hide for lab in d.labels], bool)]
+
+
+def test_a_still_zone_read_with_a_card_fewer_beside_a_changed_one_keeps_its_cards() -> None:
+    # b42-0010: the dealer's arm beside seat 6's high hand, reading its low hand, hid two of the high
+    # hand's indices without changing its picture enough; read again, the high hand lost two cards
+    lay = make_layout()
+    high = ["Qh", "Kd", "As", "Jc", "2c"]
+    t = SynthTable(lay, cards=[(c, 185.0 + 65 * i, 620.0) for i, c in enumerate(high)])
+    t.cards.append(("Ts", 560.0, 620.0))
+    det = _Hiding()
+    p = TablePipeline(lay, det, CFG.model_copy(update={"change_fraction": 0.15}))
+    assert _run(p, t, 10, 0)[-1].seat(1).high == high
+    det.hide = {"Kd"}
+    t.cards[-1] = ("5d", *t.cards[-1][1:])
+    seen = _run(p, t, 12, 10)
+    assert seen[-1].seat(1).low == ["5d"] and all(st.seat(1).high == high for st in seen)
+
+
 def test_a_zone_changing_and_not_read_again_is_unread_until_it_is() -> None:
     lay = make_layout()
     t = SynthTable(lay)

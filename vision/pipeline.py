@@ -1207,18 +1207,23 @@ class TablePipeline:
                 if np.count_nonzero(arm & z.core) / z.core_area < cfg.zone_occlusion_fraction:
                     z.occluded = False
                     todo.append(z)
-        # a zone whose picture hardly changed but that this read shows otherwise than settled is read
-        # again as if changed: a card swapped with one of the other area's changes a spread's corner
-        # only (b46-0013: the dealer re-set a foul hand, its high Qs and low Ks swapped; the high hand
-        # changed under change_fraction, kept its stale Qs beside the low's new Qs, and FOREIGN-CARD
-        # alerted on the two)
+        # a card zone whose picture hardly changed, with nothing reaching into it, but that this read
+        # shows holding as many cards as settled, not the same, is read again as if changed: a card
+        # swapped with one of the other area's changes a spread's corner only (b46-0013: the dealer
+        # re-set a foul hand, its high Qs and low Ks swapped; the high hand changed under
+        # change_fraction, kept its stale Qs beside the low's new Qs, and FOREIGN-CARD alerted on the
+        # two). Not a read with fewer or more cards: an arm resting beside a hand hides part of it
+        # without changing its picture enough (b42-0010: read again so, seat 6's high lost two cards)
         for z in w.zones:
-            v = values.get(z.key, _UNSET)
+            v, was = values.get(z.key), z.settled_value
             if (
                 z not in todo
                 and not z.occluded
-                and z.settled_value not in (_UNSET, v)
-                and v not in (_UNSET, _ON_ARM)
+                and isinstance(v, tuple)
+                and isinstance(was, tuple)
+                and len(v) == len(was)
+                and v != was
+                and not np.count_nonzero(reached & z.core)
             ):
                 z.recheck = True
         out: dict[str, Hashable] = {}
