@@ -694,31 +694,26 @@ def test_a_card_named_from_the_hand_seen_whole_is_marked_in_the_rebuilt_round_an
     page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
     assert f"{carried}~</span>" in page and "not read where it lay" in page
     assert "~ not read where it lay" in page and "named by a blank corner" not in page  # printed legend
-    # the same card named by a blank corner instead: marked * and explained
-    t.states = [
-        st.model_copy(update={"carried_faces": {}, "blank_corner_faces": st.carried_faces})
-        if st.carried_faces
-        else st
-        for st in t.states
-    ]
-    (rnd,) = camera_run(t).rounds
-    hands = {h.position: h for h in rnd.hands}
-    assert hands["dealer"].blank_corner == [carried] and hands["dealer"].carried == []
-    page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
-    assert f"{carried}*</span>" in page and "* named by a blank corner" in page and "~</span>" not in page
-    # named by the count: marked # and explained
-    t.states = [
-        st.model_copy(update={"blank_corner_faces": {}, "counted_faces": st.blank_corner_faces})
-        if st.blank_corner_faces
-        else st
-        for st in t.states
-    ]
-    (rnd,) = camera_run(t).rounds
-    hands = {h.position: h for h in rnd.hands}
-    assert hands["dealer"].counted == [carried] and hands["dealer"].blank_corner == []
-    assert all(h.counted == [] for p, h in hands.items() if p != "dealer")
-    page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
-    assert f"{carried}#</span>" in page and "# named by the count" in page and "*</span>" not in page
+    # the same card named by a blank corner instead, then by the count: each marked and explained
+    before = ("carried", "~")
+    for field, mark, says in (
+        ("blank_corner", "*", "named by a blank corner"),
+        ("counted", "#", "named by the count"),
+    ):
+        t.states = [
+            st.model_copy(
+                update={f"{before[0]}_faces": {}, f"{field}_faces": getattr(st, f"{before[0]}_faces")}
+            )
+            for st in t.states
+        ]
+        (rnd,) = camera_run(t).rounds
+        hands = {h.position: h for h in rnd.hands}
+        assert getattr(hands["dealer"], field) == [carried] and getattr(hands["dealer"], before[0]) == []
+        assert all(getattr(h, field) == [] for p, h in hands.items() if p != "dealer")
+        page = clip_html(ClipReport(clip="c", status="ok", mode="vision", rounds=[rnd]))
+        assert f"{carried}{mark}</span>" in page and f"{mark} {says}" in page
+        assert f"{before[1]}</span>" not in page
+        before = (field, mark)
     # ground truth (no carry-over) marks nothing
     (plain,) = camera_run(camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all())).rounds
     assert all(h.carried == [] and h.blank_corner == [] and h.counted == [] for h in plain.hands)
