@@ -464,6 +464,51 @@ def test_the_one_card_a_whole_hand_lacks_is_named_by_its_weak_read() -> None:
         assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
 
 
+class _WeakWhereFirstSeen(_WithUnread):
+    """``_WithUnread`` (weak reads), but only in crops shaped as the first one a weak card was found
+    in (one region's): elsewhere the same face is read surely."""
+
+    shape: tuple[int, ...] | None = None
+
+    def detect_with_unread(self, image: np.ndarray) -> tuple[Detections, np.ndarray]:
+        if self.shape is None and any(lab in self.unread for lab in self.detect(image).labels):
+            self.shape = image.shape
+        if image.shape != self.shape:
+            return self.detect(image), np.zeros((0, 4))
+        return super().detect_with_unread(image)
+
+
+def test_a_face_named_by_the_count_yields_to_the_same_face_read_at_another_position() -> None:
+    lay = make_layout()
+    # b48-0005: seat 1's 8d read Td weakly, named Td by the count; seat 5 then turned up its Td.
+    # Here: seat 1's Ts named by the count from a 0.3 read, then the dealer's Ts is read at 0.9
+    det = _WeakWhereFirstSeen({"Ts"}, weak=True, weak_read=0.3)
+    p = TablePipeline(lay, det, CFG)
+    t = _turned_up(lay, _HAND)
+    s = _run(p, t, 12, 0)[-1]
+    assert s.counted_faces == {"seat1.high": ["Ts"]} and "Ts" in s.seat(1).high
+    t.cards = [*t.cards, ("Ts", 1000.0, 330.0)]
+    states = _run(p, t, 16, 12)
+    s = states[-1]
+    assert s.dealer.low == ["Ts"] and s.card_confidence["dealer.low"] == [np.float32(0.9)]  # read there
+    # withdrawn in the state that shows the dealer's: no state shows the two (FOREIGN-CARD would)
+    assert not any("Ts" in x.seat(1).high and x.dealer.low == ["Ts"] for x in states)
+    # seat 1's high hand read again: the count, the Ts now shown, names nothing; the face is counted
+    # as seen and not named, as it was before the count
+    assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
+    assert sorted(s.seat(1).high) == sorted(c for c in _HAND[:5] if c != "Ts")
+    # the hand's other cards were never dropped on the way (only the doubted area was read again)
+    assert all(sorted(x.seat(1).low) == sorted(_HAND[5:]) for x in states)
+    # the same with the count off: nothing named, nothing to withdraw
+    det = _WeakWhereFirstSeen({"Ts"}, weak=True, weak_read=0.3)
+    p = TablePipeline(lay, det, CFG.model_copy(update={"name_by_count": False}))
+    t = _turned_up(lay, _HAND)
+    _run(p, t, 12, 0)
+    t.cards = [*t.cards, ("Ts", 1000.0, 330.0)]
+    s = _run(p, t, 16, 12)[-1]
+    assert s.dealer.low == ["Ts"] and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}
+
+
 class _WithRivals(_WithUnread):
     """The colour detector, but each card named in ``rivals`` is found and its two cuts disagree: an
     unread index box, and its two faces (``OnnxCardDetector.detect_with_rivals``), the card's own at
@@ -800,6 +845,39 @@ def test_the_display_s_contested_face_is_named_by_the_count_where_the_felt_shows
     t.header, t.iv_high, t.iv_low = "SEAT 1", high, low
     s = _run(p, t, 10, 8)[-1]
     assert s.iverify.high == high[:4] and s.counted_faces == {}
+
+
+class _RivalsWhereFirstSeen(_WithRivals):
+    """``_WithRivals``, but only in crops shaped as the first one a contested card was found in (one
+    region's): elsewhere the same face is read surely."""
+
+    shape: tuple[int, ...] | None = None
+
+    def detect_with_rivals(self, image: np.ndarray) -> tuple[Detections, np.ndarray, Detections]:
+        if self.shape is None and any(lab in self.rivals for lab in self.detect(image).labels):
+            self.shape = image.shape
+        if image.shape != self.shape:
+            return self.detect(image), np.zeros((0, 4)), Detections.empty()
+        return super().detect_with_rivals(image)
+
+
+def test_the_display_s_face_named_by_the_count_yields_to_the_same_face_read_on_the_felt() -> None:
+    """The display's Ts named by the count (its rival 5d on the felt), then the dealer turns up a Ts
+    of his own, read surely: the display is read again and the Ts left unnamed there."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    p = TablePipeline(lay, _RivalsWhereFirstSeen({"Ts": "5d"}), CFG)
+    t = _SlotPanel(lay, cards=[("5d", 1000.0, 330.0)])
+    _run(p, t, 8, 0)
+    t.header, t.iv_high, t.iv_low = "SEAT 1", high, low
+    s = _run(p, t, 10, 8)[-1]
+    assert s.iverify.high == high and s.counted_faces == {"iverify": ["Ts"]}
+    t.cards = [*t.cards, ("Ts", 640.0, 335.0)]
+    states = _run(p, t, 12, 18)
+    s = states[-1]
+    assert s.dealer.high == ["Ts"] and s.card_confidence["dealer.high"] == [np.float32(0.9)]
+    assert not any("Ts" in x.iverify.high and x.dealer.high == ["Ts"] for x in states)
+    assert s.iverify.high == high[:4] and s.iverify.low == low and s.counted_faces == {}
 
 
 def test_a_card_read_again_at_another_corner_does_not_stop_the_display_s_joker_search() -> None:

@@ -60,6 +60,7 @@ time, with ``t`` in seconds since the stream opened.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Hashable, Iterator, Sequence
@@ -965,6 +966,8 @@ class TablePipeline:
         view_changed = self._view is not None and self._view.update(image, t)
         if self._t0 is None:
             self._t0 = t
+        if len(readings) > 1:
+            self._doubt_counted(readings)
         if self._warm:
             state = self.tracker.update(readings, frame, t)
             if state is None and view_changed:  # the view moved, or is back: a state says so
@@ -1255,8 +1258,9 @@ class TablePipeline:
                 out[z.key] = v
         return out
 
-    def _shown_elsewhere(self, region: str) -> list[str]:
-        """The faces the card zones of every position but ``region`` show now (as tracked)."""
+    def _shown_elsewhere(self, region: str, counted: bool = True) -> list[str]:
+        """The faces the card zones of every position but ``region`` show now (as tracked); without
+        ``counted``, not those named by the count (``_counted_now``): only what was read there."""
         return [
             str(c)
             for o in self._watch
@@ -1264,8 +1268,71 @@ class TablePipeline:
             for z in o.zones
             if isinstance(shown := self.tracker.value(z.key), tuple)
             for c in shown
-            if c != BACK
+            if c != BACK and (counted or c not in self._counted_now(z.key))
         ]
+
+    def _counted_now(self, key: str) -> tuple[str, ...]:
+        """The faces the count named in the reading zone ``key`` shows now (``_ZoneRead.counted``)."""
+        got = self._settled_conf.get(key)
+        return got.counted if got is not None and got.value == self.tracker.value(key) else ()
+
+    def _doubt_counted(self, readings: dict[str, Hashable]) -> None:
+        """Withdraw a face the count named (``_name_by_count``: the one face a hand lacks that the
+        table did not show) once another position shows it, read there: in this frame's ``readings``,
+        so that no state shows the two. One deck holds each face once (seed 002 rule 5.1), and a read
+        outweighs the deduction. The zone shows the face as seen and not named (as before the count)
+        and is read again as if changed, when the count, the face now shown, may name another or
+        none. b48-0005 (seed 48, 720p): seat 1's high hand's 8d, read Td at 0.40, named Td by the
+        count; 3 s later seat 5 turned up its Td, read 0.63, and FOREIGN-CARD made a review item of
+        the two. The i-Verify display's counted face the same, against the felt of every position
+        but the one whose hand it shows."""
+        if not any(got.counted for got in self._settled_conf.values()):
+            return
+
+        def now(key: str) -> Hashable:
+            return readings[key] if key in readings else self.tracker.reading(key)
+
+        def counted(key: str) -> tuple[str, ...]:
+            got = self._settled_conf.get(key)
+            return got.counted if got is not None and got.value == now(key) else ()
+
+        read_at: dict[str, set[str]] = {}  # per card region, the faces read there (not counted)
+        for o in self._watch:
+            for z in o.zones:
+                if o.region.kind == "cards" and isinstance(v := now(z.key), tuple):
+                    faces = read_at.setdefault(o.region.name, set())
+                    faces.update(str(c) for c in v if c != BACK and c not in counted(z.key))
+        for w in self._watch:
+            for z in w.zones:
+                named = counted(z.key)
+                if not named:
+                    continue
+                v = now(z.key)
+                region = _display_region(v.mode, v.seat) if isinstance(v, IVerifyReading) else w.region.name
+                gone = {c for r, faces in read_at.items() if r != region for c in faces} & set(named)
+                if region is None or not gone:
+                    continue
+                got = self._settled_conf[z.key]
+                new: Hashable
+                if isinstance(v, IVerifyReading):
+                    keep_hi = tuple(c for c in v.high if c not in gone)
+                    new = dataclasses.replace(v, high=keep_hi, low=tuple(c for c in v.low if c not in gone))
+                    got = got._replace(value=new)
+                else:
+                    assert isinstance(v, tuple)
+                    keep = [i for i, c in enumerate(v) if c not in gone]
+                    new = tuple(v[i] for i in keep)
+                    cards = tuple(got.cards[i] for i in keep) if len(got.cards) == len(v) else ()
+                    faces = [c for lab, c in zip(new, cards, strict=False) if lab != BACK]
+                    got = got._replace(
+                        value=new,
+                        zone=min(faces) if faces else None,
+                        cards=cards,
+                        unread=got.unread + len(v) - len(keep),
+                    )
+                self._settled_conf[z.key] = got._replace(counted=tuple(c for c in named if c not in gone))
+                readings[z.key] = z.settled_value = z.last = new
+                z.recheck, w.quiet = True, None
 
     def _name_by_count(
         self, out: dict[str, list[tuple[float, str, float]]], lone: tuple[str, float, np.ndarray], region: str

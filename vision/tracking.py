@@ -130,6 +130,11 @@ class TableTracker:
     def value(self, key: str) -> Hashable:
         return self._zones[key].value
 
+    def reading(self, key: str) -> Hashable:
+        """The zone's latest reading, whether or not it has held long enough (``value``: the one
+        accepted)."""
+        return self._last[key]
+
     def state(self, frame: int, t: float) -> TableState:
         z = {k: d.value for k, d in self._zones.items()}
         seats = [
