@@ -44,3 +44,38 @@ def test_findings_after_a_void_say_the_round_is_void() -> None:
     run = Run(t)
     assert run.checks() == ["DEALER-REVEAL-EARLY", CHECK]
     assert all("[round void: FOREIGN-CARD" in f.observed for f in run.findings if f.check_id.value != CHECK)
+
+
+def _counted_then_read_elsewhere(withdrawn: bool) -> Run:
+    """b48-0005: seat 1's 8d named Td by the count (the Td shown nowhere), then seat 3 turns up its
+    Td. ``withdrawn``: the camera withdraws seat 1's Td in that very state and names the 8d 0.2 s later
+    (``TablePipeline._doubt_counted``), under the monitor's debounce; else it keeps showing it."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3", "Td Kd 9h 7d 5h 3s 2c").deal("dealer", "As Ks 9c 7c 5d 3h 2h")
+    t.deal("seat1", "8d Qh Jc 8s 6c 4d 2d").set(1, "Qh Jc").set(3, "Kd 9h").expose_dealer().dealer_set()
+    t.place(1, "Td 8s 6c 4d 2d", "Qh Jc", hold=1.0)
+    first = len(t.states)
+    t.seats[3].high, t.seats[3].low = ["Td", "7d", "5h", "3s", "2c"], ["Kd", "9h"]
+    if withdrawn:
+        t.seats[1].high = ["8s", "6c", "4d", "2d"]
+        t.hold(0.2)
+        t.seats[1].high = ["8d", "8s", "6c", "4d", "2d"]
+    t.hold(1.0).collect_all().hold(1)
+    for i, s in enumerate(t.states[:first]):
+        if "Td" in s.seat(1).high:
+            t.states[i] = s.model_copy(update={"counted_faces": {"seat1.high": ["Td"]}})
+    for i, s in enumerate(t.states[first:], first):
+        for face in ("Td", "8d"):
+            if face in s.seat(1).high:
+                t.states[i] = s.model_copy(update={"counted_faces": {"seat1.high": [face]}})
+    return Run(t)
+
+
+def test_a_face_named_by_the_count_and_withdrawn_when_read_elsewhere_is_no_duplicate() -> None:
+    # the monitor's accepted content of seat 1 keeps the Td for its debounce after the camera withdrew
+    # it: no duplicate for that
+    assert _counted_then_read_elsewhere(withdrawn=True).of(CHECK) == []
+    # the camera keeps showing the counted Td beside seat 3's: a duplicate as any, said to rest on the count
+    [dup] = _counted_then_read_elsewhere(withdrawn=False).of(CHECK)
+    assert dup.observed.startswith("Td seen 2 times: at seat1, seat3")
+    assert "named by the count: Td at seat1" in dup.observed

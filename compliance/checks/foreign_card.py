@@ -22,6 +22,15 @@ and b43-0006's injected copies were read at 0.64 and 0.59: found for review). Th
 settle which (renaming the weaker read would hide a real foreign card: models/HISTORY.md, eleventh
 session). A foreign token rests on its own read only. Below
 ``MonitorConfig.review_below`` it is a review item, and does not void the round.
+
+A face the camera named by the count (``PositionState.counted``: the one card a hand lacks, named
+because no other position showed it) and no longer shows at that position in the latest state is not
+a sighting: the pipeline withdraws such a face in the very state that shows it read elsewhere
+(``vision.pipeline.TablePipeline._doubt_counted``), but the position's accepted content keeps it
+until its new content has lasted ``MonitorConfig.debounce_s``. b48-0005 (seed 48): seat 1's 8d,
+named Td by the count, was withdrawn at 29.04 s when seat 5 turned up its Td and named 8d at 29.20 s;
+the accepted Td beside seat 5's made a FOREIGN-CARD review item on no violation. A counted face still
+shown beside the other sighting is reported as any duplicate (no surer than the count's read).
 """
 
 from __future__ import annotations
@@ -56,10 +65,12 @@ class ForeignCard(Check):
         out = []
         where: dict[str, list[str]] = {}
         read: dict[str, list[float | None]] = {}  # card -> read confidence of each sighting of it
+        now = rnd.last_state
         for p in rnd.positions.values():
+            shown = _shown(now, p.name) if now is not None and p.counted else None
             for tok, conf in p.card_reads():
-                if tok == BACK:
-                    continue
+                if tok == BACK or (shown is not None and tok in p.counted and tok not in shown):
+                    continue  # a face named by the count and withdrawn since (module doc)
                 try:
                     card = str(parse_card(tok))
                 except CardParseError:
@@ -94,6 +105,15 @@ class ForeignCard(Check):
                     )
                 )
         return out
+
+
+def _shown(state: TableState, position: str) -> set[str] | None:
+    """The faces a state shows at a position (its three card areas); None where it has none."""
+    areas = ("hand", "high", "low") if position == "dealer" else ("dealt", "high", "low")
+    try:
+        return {c for a in areas for c in state.zone_cards(f"{position}.{a}")}
+    except ValueError:
+        return None
 
 
 def _sightings(names: list[str], reads: list[float | None]) -> str:
