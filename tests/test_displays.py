@@ -380,6 +380,35 @@ def test_felt_under_a_spotlight_is_felt_and_a_chip_on_it_is_still_a_chip() -> No
     assert not chips_present(sleeve, mask, felt)
 
 
+def test_a_bet_circle_s_printed_ring_in_a_pool_of_light_is_not_taken_for_the_felt() -> None:
+    # b49-0007: seat 2's empty bet circle in a pool of light, its yellow ring, and b48-0006: seat 2's
+    # empty payout spot, its white ring blended pale green into the lit felt, brighter still beyond it.
+    # Each had lifted the median "felt around it" past the felt inside and read as chips all along
+    from vision.chips import around_mask
+
+    crop, felt, _ = _felt_crop((40, 120, 45), seed=3)
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    circle = np.stack([30 + 28 * np.cos(a), 30 + 28 * np.sin(a)], 1).astype(np.float32)  # as the crop's
+    mask, around = inner_mask((60, 60), circle), around_mask((60, 60), circle)
+    yy, xx = np.mgrid[:60, :60]
+    far = np.hypot(yy - 30, xx - 30) > 28
+    for ring, beyond in (((60, 200, 235), 1.0), ((60, 200, 235), 1.3), ((150, 215, 150), 1.3)):
+        lit = cv2.convertScaleAbs(crop, alpha=1.3)
+        lit[far] = np.clip(lit[far] * beyond, 0, 255).astype(np.uint8)
+        cv2.circle(lit, (30, 30), 28, ring, 4)
+        assert not chips_present(lit, mask, felt, around=around), (ring, beyond)
+        for chip in ((35, 35, 35), (40, 40, 210), (30, 90, 30)):
+            stacked = lit.copy()
+            stacked[18:42, 18:42] = chip
+            assert chips_present(stacked, mask, felt, around=around), (ring, beyond, chip)
+    # without the outline left out, the felt-coloured part of what lies around still leaves the yellow
+    # ring out (not the pale one, whose hue is the felt's)
+    lit = cv2.convertScaleAbs(crop, alpha=1.3)
+    lit[far] = np.clip(lit[far] * 1.3, 0, 255).astype(np.uint8)
+    cv2.circle(lit, (30, 30), 28, (60, 200, 235), 4)
+    assert not chips_present(lit, mask, felt)
+
+
 def test_felt_model_ignores_a_minority_of_other_colours() -> None:
     img = np.full((50, 50, 3), (40, 100, 30), np.uint8)
     img[:10] = (0, 0, 255)

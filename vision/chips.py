@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["FeltModel", "chips_present", "inner_mask"]
+__all__ = ["FeltModel", "around_mask", "chips_present", "inner_mask"]
 
 
 @dataclass(frozen=True)
@@ -44,22 +44,36 @@ class FeltModel:
 _BLACK = 8.0
 
 
-def _local_felt(lab: np.ndarray, disc: np.ndarray, felt: FeltModel, thr: float) -> np.ndarray:
-    """The felt's Lab colour around a bet circle: the median of the crop outside the ``disc`` when it is
-    the felt's colour under other light (a light or a shadow over this part of the table: its chroma
-    (a, b) within ``thr`` of the felt's, as glare adds white; or the felt's hue, within 20 degrees, at
-    half to twice its chroma, as a brighter or dimmer light scales it); else the whole felt's (an arm,
-    a card or a stack lying around the circle)."""
-    if disc.all():
+def _local_felt(
+    lab: np.ndarray, disc: np.ndarray, felt: FeltModel, thr: float, around: np.ndarray | None = None
+) -> np.ndarray:
+    """The felt's Lab colour around a bet circle: the median of the felt-coloured part of the crop
+    ``around`` the ``disc`` (default: all outside it) when that is most of it: the felt under other
+    light (a light or a shadow over this part of the table: its chroma (a, b) within ``thr`` of the
+    felt's, as glare adds white; or the felt's hue, within 20 degrees, at half to twice its chroma, as
+    a brighter or dimmer light scales it); else the whole felt's (an arm, a card or a stack lying
+    around the circle).
+
+    The circle's printed outline is no felt: in a pool of light it had brightened the median past
+    the felt inside it (b49-0007, seed 49 at 720p: seat 2's empty bet circle under a light, felt L
+    108-129 inside the ring, the median around it with the yellow ring 131: 31 % of the disc "off",
+    chips seen for 25 s after the wager was taken, three review items on an inactive seat; b48-0006:
+    seat 2's empty payout spot, its white ring blended into the lit felt, read as a payout all clip
+    long). The caller leaves it out of ``around`` (``around_mask``), and only felt-coloured pixels
+    are taken."""
+    out = lab[~disc if around is None else around > 0]
+    if not len(out):
         return np.asarray(felt.median_lab)
-    around: np.ndarray = np.median(lab[~disc], axis=0)
-    ab, felt_ab = around[1:] - 128.0, felt.median_lab[1:] - 128.0
-    if float(np.linalg.norm(ab - felt_ab)) <= thr:
-        return around
-    c, fc = float(np.linalg.norm(ab)), float(np.linalg.norm(felt_ab))
-    if c > 0 and fc > 0 and 0.5 <= c / fc <= 2.0 and float(ab @ felt_ab) / (c * fc) >= np.cos(np.radians(20)):
-        return around
-    return np.asarray(felt.median_lab)
+    ab, felt_ab = out[:, 1:] - 128.0, felt.median_lab[1:] - 128.0
+    c, fc = np.linalg.norm(ab, axis=1), float(np.linalg.norm(felt_ab))
+    alike = np.linalg.norm(ab - felt_ab, axis=1) <= thr
+    if fc > 0:
+        cos = (ab @ felt_ab) / np.maximum(c * fc, 1e-9)
+        alike |= (c >= 0.5 * fc) & (c <= 2.0 * fc) & (cos >= np.cos(np.radians(20)))
+    if np.count_nonzero(alike) * 2 < len(out):
+        return np.asarray(felt.median_lab)
+    med: np.ndarray = np.median(out[alike], axis=0)
+    return med
 
 
 def inner_mask(size: tuple[int, int], polygon: np.ndarray, shrink: float = 0.7) -> np.ndarray:
@@ -72,6 +86,15 @@ def inner_mask(size: tuple[int, int], polygon: np.ndarray, shrink: float = 0.7) 
     return mask
 
 
+def around_mask(
+    size: tuple[int, int], polygon: np.ndarray, band: tuple[float, float] = (0.85, 1.15)
+) -> np.ndarray:
+    """uint8 mask of a bet circle's crop outside its disc (``inner_mask``) and off its printed outline
+    (the polygon scaled by ``band`` about its centroid): the felt around it (``chips_present``)."""
+    outline = inner_mask(size, polygon, band[1]) & ~inner_mask(size, polygon, band[0])
+    return ~inner_mask(size, polygon) & ~outline
+
+
 def chips_present(
     crop: np.ndarray,
     mask: np.ndarray,
@@ -79,8 +102,10 @@ def chips_present(
     *,
     min_fraction: float = 0.2,
     shade_outside: float = 0.1,
+    around: np.ndarray | None = None,
 ) -> bool:
-    """Whether the masked part of a bet-circle crop holds chips (differs from the felt).
+    """Whether the masked part of a bet-circle crop holds chips (differs from the felt). ``around``:
+    the felt around the disc to hold it against (``around_mask``; default all the crop outside it).
 
     Felt in a shadow (the dealer's arm between the light and a payout spot) is the felt's colour
     darkened, its hue kept: the felt's BGR colour scaled by 0.35-0.95, within the felt's spread (s10:
@@ -101,7 +126,7 @@ def chips_present(
     if not sel.any():
         return False
     thr = max(20.0, 2.5 * felt.spread)
-    d = np.linalg.norm(lab - _local_felt(lab, sel, felt, thr), axis=2)
+    d = np.linalg.norm(lab - _local_felt(lab, sel, felt, thr, around), axis=2)
     off_all = d > thr
     off = off_all[sel]
     if off.any() and (~sel).any():

@@ -76,7 +76,7 @@ from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_
 from vision._still_memory import StillMemory
 from vision._view_watch import ViewWatch
 from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
-from vision.chips import FeltModel, chips_present, inner_mask
+from vision.chips import FeltModel, around_mask, chips_present, inner_mask
 from vision.detections import (
     BACK_CLASS,
     CLASSES,
@@ -906,7 +906,7 @@ class TablePipeline:
             if picture is None or not self._view.set_reference(picture):
                 _log.warning("%s: cannot serve as the calibrated view; the first frame will", view)
         self._felt: FeltModel | None = None
-        self._bet_masks: dict[str, np.ndarray] = {}
+        self._bet_masks: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # the disc, the felt around it
         self._last_boxes = np.zeros((0, 4), np.float32)
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
         self._weak_reads = Detections.empty()  # the last _detect's faces read under min_confidence
@@ -1538,13 +1538,15 @@ class TablePipeline:
             return {"lcd": read_lcd(crop)}
         if r.kind == "bet":
             assert self._felt is not None
-            mask = self._bet_masks.get(r.name)
-            if mask is None:
+            masks = self._bet_masks.get(r.name)
+            if masks is None:
                 poly = r.table_to_crop_pts(r.zones[0].table_poly)
-                mask = self._bet_masks[r.name] = inner_mask(r.size, poly)
+                masks = self._bet_masks[r.name] = (inner_mask(r.size, poly), around_mask(r.size, poly))
             # a bet circle reads as "seatN.chips", a payout spot as "seatN.payout" (the zone's key)
             return {
-                w.zones[0].key: chips_present(crop, mask, self._felt, min_fraction=self.cfg.chips_fraction)
+                w.zones[0].key: chips_present(
+                    crop, masks[0], self._felt, min_fraction=self.cfg.chips_fraction, around=masks[1]
+                )
             }
         # i-Verify: read where its panel is found, if that is off the layout's place (_panel_warp)
         warp = self._panel_warp(r, image)
