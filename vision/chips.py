@@ -92,7 +92,8 @@ def around_mask(
     """uint8 mask of a bet circle's crop outside its disc (``inner_mask``) and off its printed outline
     (the polygon scaled by ``band`` about its centroid): the felt around it (``chips_present``)."""
     outline = inner_mask(size, polygon, band[1]) & ~inner_mask(size, polygon, band[0])
-    return ~inner_mask(size, polygon) & ~outline
+    around: np.ndarray = ~inner_mask(size, polygon) & ~outline
+    return around
 
 
 def chips_present(

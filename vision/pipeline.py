@@ -1323,10 +1323,10 @@ class TablePipeline:
                     keep = [i for i, c in enumerate(v) if c not in gone]
                     new = tuple(v[i] for i in keep)
                     cards = tuple(got.cards[i] for i in keep) if len(got.cards) == len(v) else ()
-                    faces = [c for lab, c in zip(new, cards, strict=False) if lab != BACK]
+                    reads = [c for lab, c in zip(new, cards, strict=False) if lab != BACK]
                     got = got._replace(
                         value=new,
-                        zone=min(faces) if faces else None,
+                        zone=min(reads) if reads else None,
                         cards=cards,
                         unread=got.unread + len(v) - len(keep),
                     )
