@@ -1258,9 +1258,8 @@ class TablePipeline:
                 out[z.key] = v
         return out
 
-    def _shown_elsewhere(self, region: str, counted: bool = True) -> list[str]:
-        """The faces the card zones of every position but ``region`` show now (as tracked); without
-        ``counted``, not those named by the count (``_counted_now``): only what was read there."""
+    def _shown_elsewhere(self, region: str) -> list[str]:
+        """The faces the card zones of every position but ``region`` show now (as tracked)."""
         return [
             str(c)
             for o in self._watch
@@ -1268,13 +1267,8 @@ class TablePipeline:
             for z in o.zones
             if isinstance(shown := self.tracker.value(z.key), tuple)
             for c in shown
-            if c != BACK and (counted or c not in self._counted_now(z.key))
+            if c != BACK
         ]
-
-    def _counted_now(self, key: str) -> tuple[str, ...]:
-        """The faces the count named in the reading zone ``key`` shows now (``_ZoneRead.counted``)."""
-        got = self._settled_conf.get(key)
-        return got.counted if got is not None and got.value == self.tracker.value(key) else ()
 
     def _doubt_counted(self, readings: dict[str, Hashable]) -> None:
         """Withdraw a face the count named (``_name_by_count``: the one face a hand lacks that the

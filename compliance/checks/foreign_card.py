@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
-from compliance.rounds import RoundState, min_read
+from compliance.rounds import RoundState, min_read, position_zones
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
 
@@ -109,9 +109,8 @@ class ForeignCard(Check):
 
 def _shown(state: TableState, position: str) -> set[str] | None:
     """The faces a state shows at a position (its three card areas); None where it has none."""
-    areas = ("hand", "high", "low") if position == "dealer" else ("dealt", "high", "low")
     try:
-        return {c for a in areas for c in state.zone_cards(f"{position}.{a}")}
+        return {c for key in position_zones(position) for c in state.zone_cards(key)}
     except ValueError:
         return None
 
