@@ -39,6 +39,33 @@ def test_lcd_large_panel_direct() -> None:
         assert read_lcd(p) == d
 
 
+_SEGS = {  # seven-segment bars as line ends on a 20 x 44 digit box (x, y)
+    "a": ((1, 1), (18, 1)),
+    "b": ((18, 1), (18, 21)),
+    "c": ((18, 23), (18, 42)),
+    "d": ((1, 42), (18, 42)),
+    "e": ((1, 23), (1, 42)),
+    "f": ((1, 1), (1, 21)),
+    "g": ((1, 22), (18, 22)),
+}
+_LIT = {1: "bc", 2: "abdeg", 3: "abcdg", 4: "bcfg", 5: "acdfg", 6: "acdefg", 7: "abc"}
+
+
+@pytest.mark.parametrize("digit", range(2, 8))
+def test_lcd_digits_with_thin_bars_and_a_speck_below_read_right(digit: int) -> None:
+    """b47-0002 (720p): the LCD's 3, its bars 2-3 px thick, and a two-pixel speck of red just below it
+    stretching the digit's box; its bottom bar filled 0.28 of its window and the 3 read as nothing
+    for 35 s. A bar is lit where a line along it is. (Bars 1 px thick here; a 1 so thin is too few lit
+    pixels to be read, as before.)"""
+    p = np.zeros((64, 81, 3), np.uint8)
+    for seg in _LIT[digit]:
+        (x0, y0), (x1, y1) = _SEGS[seg]
+        cv2.line(p, (32 + x0, 10 + y0), (32 + x1, 10 + y1), (40, 40, 200), 1)
+    lit = np.flatnonzero(p[..., 2].max(axis=0))
+    p[54, lit[len(lit) // 2] : lit[len(lit) // 2] + 2] = (40, 40, 200)  # the speck, 2 px below the digit
+    assert read_lcd(p) == digit
+
+
 @pytest.mark.parametrize(
     "text,mode,seat",
     [("SEAT 1", "seat", 1), ("SEAT 4", "seat", 4), ("SEAT 7", "seat", 7), ("DEALER", "dealer", None)],

@@ -91,7 +91,12 @@ def read_lcd(crop: np.ndarray) -> int | None:
             int(v0 * bh) : max(int(v0 * bh) + 1, int(v1 * bh)),
             int(u0 * bw) : max(int(u0 * bw) + 1, int(u1 * bw)),
         ]
-        if sub.size and float(sub.mean()) > 0.3:
+        # lit where a line along the segment is: a row across a bar's window (a, g, d), a column
+        # down a side's; not the window's mean, which a bar 2-3 px thick at 720p leaves under any
+        # fixed share once a speck below it stretches the digit's box (b47-0002: the LCD's 3 read
+        # as nothing for 35 s, its bottom bar 0.28 of its window)
+        lines = sub.mean(axis=1) if s in "adg" else sub.mean(axis=0)
+        if sub.size and float(lines.max()) > 0.5:
             on += s
     if on in _DIGITS:
         return _DIGITS[on]
