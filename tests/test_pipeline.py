@@ -12,6 +12,7 @@ from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout
 from typer.testing import CliRunner
 
 from compliance.cli import app
+from vision.detections import CLASSES, Detections
 from vision.layout import Point, load_layout
 from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
 from vision.sources import Frame
@@ -719,3 +720,41 @@ def test_the_thumbnail_is_the_frames_block_means() -> None:
             assert np.abs(thumb.astype(int) - area).max() <= 1
         else:  # an odd size's second halving weighs blocks a little differently: close all the same
             assert np.abs(thumb - means).max() <= 2.0
+
+
+class _PhantomBySleeve(ColourDetector):
+    """``ColourDetector``, and a phantom index read (a 5d at 0.4) on the right edge of a sleeve lying over
+    the 9h's top-left corner: the detector's read of a sleeve's edge on a card's corner."""
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        sleeve = np.abs(image.astype(np.int16) - np.array(SLEEVE, np.int16)).max(axis=2) <= 25
+        nine = np.abs(image.astype(np.int16) - np.array(PALETTE["9h"], np.int16)).max(axis=2) <= 25
+        if sleeve.sum() < 200 or not nine.any():
+            return d
+        y0 = int(np.flatnonzero(nine.any(axis=1))[0])
+        x1 = int(np.flatnonzero(sleeve[y0 + 5])[-1]) if sleeve[y0 + 5].any() else None
+        if x1 is None:
+            return d
+        box = np.array([[x1 - 12, y0, x1 + 10, y0 + 34]], np.float32)  # the card's corner, on the sleeve
+        return Detections.merge([d, Detections(box, np.array([CLASSES.index("5d")]), np.array([0.4]))])
+
+
+SLEEVE = (235, 235, 235)
+
+
+def test_a_face_read_on_a_sleeve_passing_beside_a_zone_is_not_a_card_there() -> None:
+    """b52-0009 (seed 52, 720p): the dealer's white sleeve passed beside his low hand (a 6s) reaching
+    for seat 4, not over the zone itself; a 5s read at 0.40 on the sleeve's edge beside the card was
+    taken for a second card there, and CARD-COUNT alerted on the dealer's 6-card hand set with 7. A
+    zone read while an arm moves in its crop counts as hidden when a face it holds read with doubt
+    lies on the arm."""
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 700, 335), ("9h", 965, 335)])  # the 9h overhangs the low area
+    p = TablePipeline(lay, _PhantomBySleeve(), CFG)
+    _run(p, t, 8, 0)
+    t.arm, t.arm_colour = (875.0, 420.0), SLEEVE  # from the far edge, over the 9h's edge, not the area
+    seen = _run(p, t, 12, 8)
+    t.arm = None
+    seen += _run(p, t, 8, 20)
+    assert seen and all(s.dealer.low == ["9h"] for s in seen)

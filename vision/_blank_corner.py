@@ -35,7 +35,7 @@ from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED
 from vision.detections import BACK_CLASS, Detections
 from vision.layout import IVerifySlots
 
-__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "blank_slot_cards", "found_card_rects"]
+__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "blank_slot_cards", "empty_slots", "found_card_rects"]
 
 JOKER_BY_PAPER = 0.6  # the confidence of a Joker named by its blank corner (below review_below, 0.7)
 _CORNER = np.array([0.04, 0.015, 0.2, 0.28])  # where an index is printed (xyxy, in card widths / heights)
@@ -219,18 +219,11 @@ def blank_slot_cards(
     cw = slots.card_width_mm * px_per_mm
     ch = cw * CARD_MM[1] / CARD_MM[0]
     h, w = crop.shape[:2]
-    pitch = (slots.card_width_mm + slots.gap_mm) * px_per_mm
     boxes = np.asarray(found, np.float64).reshape(-1, 4)
     page: _Page | None = None
     out: list[list[float]] = []
-    for i in range(high + low):
-        x0 = slots.margin_mm * px_per_mm + i * pitch + (slots.low_break_mm * px_per_mm if i >= high else 0.0)
+    for x0 in empty_slots(boxes, px_per_mm, slots, high, low, w):
         x1 = x0 + cw
-        if x1 > w:
-            continue  # cut off by the panel's edge
-        reach = np.minimum(boxes[:, 2], x1) - np.maximum(boxes[:, 0], x0)
-        if (reach > 0.1 * cw).any():
-            continue  # something was found on this card
         page = page or _Page(crop)
         inner = page.paper[:, int(x0 + 0.1 * cw) : int(np.ceil(x1 - 0.1 * cw))]
         rows = np.flatnonzero(inner.mean(axis=1) >= 0.5)  # a card's margins are paper edge to edge
@@ -252,3 +245,24 @@ def blank_slot_cards(
         cx0, cy0 = card[0] + INDEX_INSET[0] * cw, card[1] + INDEX_INSET[1] * ch
         out.append([cx0, cy0, cx0 + 0.15 * cw, cy0 + 0.25 * ch])
     return np.array(out, np.float32).reshape(-1, 4)
+
+
+def empty_slots(
+    found: np.ndarray, px_per_mm: float, slots: IVerifySlots, high: int, low: int, width: float
+) -> list[float]:
+    """The left edges (x, pixels) of the i-Verify display's slots (``slots``: ``high`` then, after the
+    break, ``low``) that none of the ``found`` boxes (xyxy) reaches into by a tenth of a card's width,
+    on a panel crop ``width`` pixels wide at ``px_per_mm``, x = 0 at its left edge; a slot the panel's
+    edge cuts off is not listed."""
+    cw = slots.card_width_mm * px_per_mm
+    pitch = (slots.card_width_mm + slots.gap_mm) * px_per_mm
+    boxes = np.asarray(found, np.float64).reshape(-1, 4)
+    out = []
+    for i in range(high + low):
+        x0 = slots.margin_mm * px_per_mm + i * pitch + (slots.low_break_mm * px_per_mm if i >= high else 0.0)
+        if x0 + cw > width:
+            continue  # cut off by the panel's edge
+        reach = np.minimum(boxes[:, 2], x0 + cw) - np.maximum(boxes[:, 0], x0)
+        if not (reach > 0.1 * cw).any():
+            out.append(float(x0))
+    return out

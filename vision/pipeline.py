@@ -61,6 +61,7 @@ time, with ``t`` in seconds since the stream opened.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import os
 from collections.abc import Hashable, Iterator, Sequence
@@ -72,10 +73,10 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards
+from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards, empty_slots
 from vision._still_memory import StillMemory
 from vision._view_watch import ViewWatch
-from vision.card_body import CARD_MM, INDEX_SIZED, at_opposite_corners
+from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED, at_opposite_corners
 from vision.chips import FeltModel, around_mask, chips_present, inner_mask
 from vision.detections import (
     BACK_CLASS,
@@ -216,6 +217,20 @@ class PipelineConfig(BaseModel):
     chips_fraction: float = Field(0.2, gt=0, lt=1)
     iverify_cover_s: float = Field(1.0, ge=0, description="a cover over the i-Verify display counts after")
     iverify_visible_fraction: float = Field(0.5, gt=0, lt=1)
+    second_look_s: float = Field(
+        1.0,
+        ge=0,
+        description="a card zone holding a reading with a face read under second_look_below, or one seen "
+        "and not named, is read once more after it has held it this long (0: not)",
+    )
+    second_look_below: float = Field(0.7, ge=0, le=1)
+    iverify_second_look_s: float = Field(
+        1.0,
+        ge=0,
+        description="a hand the i-Verify display shows is read once more after it has shown it this long "
+        "(0: not): the picture a recorder codes just after the display changes is coarser than the "
+        "frames after it",
+    )
     header_min_score: float = Field(0.5, gt=-1, lt=1)
 
 
@@ -345,6 +360,13 @@ def _detect_with_rivals(
     return detector.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
 
 
+# a face read under this lying on an arm that moves beside its zone is taken for the arm's
+# (``TablePipeline._read``): the review level (MonitorConfig.review_below)
+_ARM_DOUBT = 0.7
+# a face the i-Verify display reads this surely or more stands against the hand seen on the felt
+# (``TablePipeline._display_misreads``): the review level (MonitorConfig.review_below)
+_DISPLAY_YIELDS = 0.7
+
 _UNSET: Any = object()
 _ON_ARM: Any = object()  # what _read gives a zone with a find lying on the arm reaching into it
 
@@ -371,6 +393,9 @@ class _ZoneWatch:
     agree: int = 0
     settled_value: Any = _UNSET
     ref: np.ndarray | None = None  # the small crop when this zone last settled (its own: zones overlap)
+    settled_at: float | None = None  # when it settled on its present reading
+    looked: bool = False  # its present reading has had its second look (``TablePipeline._second_looks``)
+    looking: bool = False  # being read for that second look
 
 
 @dataclass
@@ -911,6 +936,9 @@ class TablePipeline:
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
         self._weak_reads = Detections.empty()  # the last _detect's faces read under min_confidence
         self._rival_reads = Detections.empty()  # and the two faces of each index it left contested
+        # the boxes found on the i-Verify display at its last read (faces, backs, indices not read) and
+        # its crop's width (``_display_known_face``)
+        self._display_found: tuple[np.ndarray, int] = (np.zeros((0, 4), np.float32), 0)
         self._panel_finds: list[np.ndarray] = []  # the i-Verify panel's corners as last found (_panel_warp)
         # the blank-corner search's finds on a region's crop, for the same finds of the detector, while
         # the crop holds still (a region is often read again with nothing changed: an arm passed over)
@@ -928,6 +956,14 @@ class TablePipeline:
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
         # forgotten when the region is read empty
         self._known_hand: dict[str, dict[str, float]] = {}
+        # per card region, how many times its hand seen whole has changed, and whether the felt or the
+        # display showed it last; the display's region and that count when the display was last read
+        # (``_recheck_display``)
+        self._known_version: dict[str, int] = {}
+        self._known_on_felt: dict[str, bool] = {}
+        self._display_read_at: tuple[str | None, int] = (None, 0)
+        self._display_read_t: float | None = None  # when the display last showed a hand, read
+        self._display_looked: IVerifyReading | None = None  # the display's reading last given a second look
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
@@ -968,6 +1004,8 @@ class TablePipeline:
             self._t0 = t
         if len(readings) > 1:
             self._doubt_counted(readings)
+        self._recheck_display(t)
+        self._second_looks(t)
         if self._warm:
             state = self.tracker.update(readings, frame, t)
             if state is None and view_changed:  # the view moved, or is back: a state says so
@@ -1146,7 +1184,10 @@ class TablePipeline:
         partly: set[str] = set()  # zones read while it lies on less of them than hides them
         recent: set[str] = set()  # zones to read that have not lain still for edge_read_after_s
         for z, zc in zip(w.zones, zone_changed, strict=True):
-            changed = 1.0 if z.fresh or z.recheck else np.count_nonzero(zc) / z.area
+            moved = np.count_nonzero(zc) / z.area
+            if moved > cfg.change_fraction:
+                z.looking = False  # its picture changed: a read now is no second look at the same one
+            changed = 1.0 if z.fresh or z.recheck else moved
             if changed <= cfg.change_fraction:
                 z.occluded, z.changed_since, z.still = False, None, z.still + 1
                 continue
@@ -1197,7 +1238,8 @@ class TablePipeline:
             if w.region.kind == "cards"
             else None
         )
-        values = self._read(w, image, t, on_arm=(reached, partly) if partly else None, cut_backs=cut)
+        arm = (reached, partly, recent) if partly or (recent and reached.any()) else None
+        values = self._read(w, image, t, on_arm=arm, cut_backs=cut)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
                 z.occluded = True
@@ -1235,6 +1277,13 @@ class TablePipeline:
             if v is _ON_ARM:  # something found lies on the arm: hidden, read it once it has gone
                 z.occluded = z.recheck = True
                 continue
+            if z.looking and v != z.settled_value and not self._surer(z.key, v):
+                # a second look that reads the same picture worse (a face it had named now not named,
+                # or its faces less sure): the reading stands (b49-0013: seat 6's 5d, named at 0.62,
+                # not named on the second look)
+                z.looking = z.recheck = False
+                z.changed_since, z.agree, z.last = None, 0, z.settled_value
+                continue
             if v == z.last:
                 z.agree += 1
             else:
@@ -1254,6 +1303,9 @@ class TablePipeline:
                 else:
                     self._settled_conf.pop(z.key, None)
                 z.ref = seen
+                if v != z.settled_value:
+                    z.settled_at, z.looked = t, False
+                z.looking = False
                 z.settled_value, z.changed_since, z.agree, z.fresh, z.recheck = v, None, 0, False, False
                 out[z.key] = v
         return out
@@ -1440,15 +1492,16 @@ class TablePipeline:
         w: _Watch,
         image: np.ndarray,
         t: float,
-        on_arm: tuple[np.ndarray, set[str]] | None = None,
+        on_arm: tuple[np.ndarray, set[str], set[str]] | None = None,
         cut_backs: tuple[np.ndarray, set[str]] | None = None,
     ) -> dict[str, Hashable] | None:
-        """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop) and the
-        zones it reaches into without hiding them. A card found lying on it there may be the arm itself
-        (a dark sleeve resting over the dealer's area reads as a card back) or a card in the hand, not
-        on the felt: that zone reads ``_ON_ARM``, and counts as hidden this time. ``cut_backs``: the
-        changed blobs reaching in from the crop's edge, however small, and the zones where a back the
-        crop's edge cuts that lies on one is taken for what reaches in, the same way."""
+        """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop), the
+        zones it reaches into without hiding them, and the zones read while it still moves. A card found
+        lying on it in the first may be the arm itself (a dark sleeve resting over the dealer's area
+        reads as a card back) or a card in the hand, not on the felt: that zone reads ``_ON_ARM``, and
+        counts as hidden this time; so does a face read under ``_ARM_DOUBT`` lying on it in the second.
+        ``cut_backs``: the changed blobs reaching in from the crop's edge, however small, and the zones
+        where a back the crop's edge cuts that lies on one is taken for what reaches in, the same way."""
         r = w.region
         crop = r.rectify(image)
         for key in (z.key for z in w.zones):
@@ -1496,7 +1549,20 @@ class TablePipeline:
                     if z is not None:
                         unnamed.append((z, float(x)))
                         lone_boxes.append(b)
-            hidden = _on_the_arm(zones, dets.xyxy * w.scale, *on_arm) if on_arm is not None else set()
+            hidden: set[str] = set()
+            if on_arm is not None:
+                reached, partly, recent = on_arm
+                hidden = _on_the_arm(zones, dets.xyxy * w.scale, reached, partly)
+                # and a face read with doubt lying on it, in a zone it passes beside while still moving:
+                # b52-0009 (seed 52, 720p), the dealer's white sleeve passing beside his low hand, not
+                # over the zone, a 5s read at 0.40 on its edge at the 6s's corner was a second card
+                # there, and CARD-COUNT alerted on a 7-card setting. (Not every find: a card put down
+                # lies on the changed blob of the hand that puts it there, and is read surely.)
+                doubt = [
+                    z if c < _ARM_DOUBT and k != BACK_CLASS else None
+                    for z, c, k in zip(zones, dets.confidence, dets.class_id, strict=True)
+                ]
+                hidden |= _on_the_arm(doubt, dets.xyxy * w.scale, reached, recent)
             if cut_backs is not None and len(dets):
                 cut_zone = [z if c else None for z, c in zip(zones, _cut_backs(dets, crop), strict=True)]
                 hidden |= _on_the_arm(cut_zone, dets.xyxy * w.scale, *cut_backs)
@@ -1571,6 +1637,7 @@ class TablePipeline:
             )
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
+        self._display_found = (np.concatenate([dets.xyxy, self._unread_boxes.reshape(-1, 4)]), crop.shape[1])
         for find, named_by in (
             (self._display_known_face, self._read_carried),
             (self._display_counted_face, self._read_counted),
@@ -1587,10 +1654,25 @@ class TablePipeline:
                 dets, high, low = with_it, high2, low2
                 named_by["iverify"] = (card,)
                 break
+        fix = self._display_misreads(head.mode, head.seat, [*high, *low], dets)
+        if fix:
+            ids, conf = dets.class_id.copy(), dets.confidence.copy()
+            known = self._known_hand[_display_region(head.mode, head.seat) or ""]
+            for x, y in fix.items():
+                at = ids == CLASSES.index(x)
+                ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
+            dets = Detections(dets.xyxy, ids, conf)
+            high, low = split_setting(
+                dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+            )
+            self._read_carried["iverify"] = (*self._read_carried.get("iverify", ()), *fix.values())
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
         self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
+        region = _display_region(head.mode, head.seat)
+        self._display_read_at = (region, self._known_version.get(region, 0) if region else 0)
+        self._display_read_t = t
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
 
     def _panel_warp(self, r: Region, image: np.ndarray) -> np.ndarray | None:
@@ -1654,21 +1736,74 @@ class TablePipeline:
         known hand, exactly one known card is not among them, and the unread boxes lie within one
         card's width on the panel (``px_per_mm``: the panel crop's scale; ``IVerifySlots.card_width_mm``).
         b41-0011: the dealer's dondorf Js on the display, its four corners found and none read surely,
-        was missing while the dealer's hand, seen face up a moment before, held it."""
+        was missing while the dealer's hand, seen face up a moment before, held it. Where one slot of the
+        display holds nothing found, the card lies there, whatever else was found and not read
+        (b47-0006: the dealer's Jk, which prints no index, its blank corner not seen at 720p; a sliver
+        of the 8s's far index found and not read)."""
         region = _display_region(mode, seat)
         known = self._known_hand.get(region) if region is not None else None
         ub = self._unread_boxes.reshape(-1, 4)
-        if known is None or not len(ub) or len(shown) != self._hand_size - 1:
+        if known is None or len(shown) != self._hand_size - 1:
             return None
         if BACK in shown or len(set(shown)) != len(shown) or not set(shown) <= known.keys():
             return None
         missing = known.keys() - set(shown)
-        box = np.concatenate([ub[:, :2].min(0), ub[:, 2:].max(0)]).astype(np.float32)
-        card_w = px_per_mm * self.layout.iverify_slots.card_width_mm
-        if len(missing) != 1 or box[2] - box[0] > 1.2 * card_w:
+        if len(missing) != 1:
+            return None
+        geo = self.layout.iverify_slots
+        card_w = px_per_mm * geo.card_width_mm
+        found, width = self._display_found
+        high = self._hand_size - self._low_cards
+        free = empty_slots(found, px_per_mm, geo, high, self._low_cards, width) if len(found) else []
+        if len(free) == 1:  # the one slot nothing found reaches into: the card lies there
+            index = np.median(found, axis=0)
+            x0 = free[0] + INDEX_INSET[0] * card_w  # the index's place in the slot's card
+            box = np.array([x0, index[1], x0 + index[2] - index[0], index[3]], np.float32)
+        elif len(ub):
+            box = np.concatenate([ub[:, :2].min(0), ub[:, 2:].max(0)]).astype(np.float32)
+        else:
+            return None
+        if box[2] - box[0] > 1.2 * card_w:
             return None
         (card,) = missing
         return Detections(box[None], np.array([CLASSES.index(card)]), np.array([known[card]], np.float32))
+
+    def _display_misreads(
+        self, mode: str, seat: int | None, shown: list[str], dets: Detections
+    ) -> dict[str, str]:
+        """The display's faces read as faces the position's hand does not hold, each with the card of
+        that hand it shows: where the hand was seen whole on the felt (``_known_on_felt``) and the
+        display names a whole hand (``shown``, one a slot, each once, no back) but for one or two faces
+        the hand lacks, read under ``_DISPLAY_YIELDS``, against as many of its cards not shown; each
+        such face is matched to one of them sharing its rank or its suit, read surer on the felt than
+        the face on the display, and the match is the only one. The display shows the position's hand
+        (seed 000 rule 5a), and reads its small cards less surely than the felt reads the cards
+        themselves. b47-0004 (seed 47, 720p): the dealer's 3d and Kh read 3h (0.70) and Th (0.61) on
+        the display, beside his hand turned up and read 3d (0.71) and Kh (0.63), for 4 s."""
+        region = _display_region(mode, seat)
+        known = self._known_hand.get(region) if region is not None else None
+        if known is None or not self._known_on_felt.get(region or "", False):
+            return {}
+        if len(shown) != self._hand_size or len(set(shown)) != len(shown) or BACK in shown:
+            return {}
+        odd = [c for c in shown if c not in known]
+        missing = sorted(known.keys() - set(shown))
+        if not 1 <= len(odd) <= 2 or len(odd) != len(missing) or "Jk" in odd or "Jk" in missing:
+            return {}
+        read = {
+            lab: max(float(c) for lb, c in zip(dets.labels, dets.confidence, strict=True) if lb == lab)
+            for lab in odd
+        }
+        if any(read[x] >= _DISPLAY_YIELDS for x in odd):
+            return {}
+        fits = [
+            dict(zip(odd, ys, strict=True))
+            for ys in itertools.permutations(missing)
+            if all(
+                (x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] for x, y in zip(odd, ys, strict=True)
+            )
+        ]
+        return fits[0] if len(fits) == 1 else {}
 
     def _display_counted_face(
         self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
@@ -1707,21 +1842,102 @@ class TablePipeline:
         if region is None or "iverify" in self._read_counted:
             return
         self._keep_hand(
-            region, dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)), cards
+            region,
+            dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)),
+            cards,
+            on_felt=False,
         )
 
-    def _keep_hand(self, region: str, conf: dict[str, float], cards: Sequence[str]) -> bool:
+    def _keep_hand(
+        self, region: str, conf: dict[str, float], cards: Sequence[str], *, on_felt: bool = True
+    ) -> bool:
         """Keep ``cards`` as the region's hand seen whole (read at ``conf``) when they are one: a hand's
         number of faces, each once, no back. The same hand again keeps each card at its surest read.
-        Whether they were kept."""
+        ``on_felt``: read in the region itself, not on the i-Verify display. Whether they were kept."""
         if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
             return False
         before = self._known_hand.get(region, {})
         hand = {c: conf[c] for c in cards}
         if before.keys() == hand.keys():
             hand = {c: max(p, before[c]) for c, p in hand.items()}
+        else:
+            self._known_version[region] = self._known_version.get(region, 0) + 1
+            self._known_on_felt[region] = on_felt
         self._known_hand[region] = hand
         return True
+
+    def _second_looks(self, t: float) -> None:
+        """Read a card zone once more when it has held a doubtful reading (a face read under
+        ``second_look_below``, or one seen and not named) for ``second_look_s``, as if its picture had
+        changed. A zone is read as soon as it has lain still for ``stable_frames``, and a recorder codes
+        the frames just after a change (a hand put down, an arm gone) coarser than the ones after: the
+        same picture read a second later is often read surer, and the zone is not read again while its
+        picture holds. b47-0007 (seed 47, 720p): the dealer's 4s read 4d at 0.38 as he set his hand,
+        4s at 0.66 once he next touched it."""
+        look, below = self.cfg.second_look_s, self.cfg.second_look_below
+        if not look:
+            return
+        for w in self._watch:
+            if w.region.kind != "cards":
+                continue
+            for z in w.zones:
+                if z.looked or z.settled_at is None or z.occluded or z.recheck or t - z.settled_at < look:
+                    continue
+                z.looked = True
+                got = self._settled_conf.get(z.key)
+                if got is None or got.value != z.settled_value:
+                    continue
+                if got.unread or (got.zone is not None and got.zone < below):
+                    z.recheck = z.looking = True
+                    w.quiet = None
+
+    def _surer(self, key: str, v: Hashable) -> bool:
+        """Whether the latest read's reading ``v`` of card zone ``key`` is better than the one it settled
+        on: more faces named, or as many named, more surely (their confidences summed)."""
+        got = self._settled_conf.get(key)
+        if got is None or not isinstance(v, tuple) or not isinstance(got.value, tuple):
+            return True
+        now = sum(1 for c in v if c != BACK), sum(self._read_cards.get(key, ()))
+        was = sum(1 for c in got.value if c != BACK), sum(got.cards)
+        return now > was
+
+    def _recheck_display(self, t: float) -> None:
+        """Read the i-Verify display again, as if its picture had changed: once when it has shown the same
+        hand for ``iverify_second_look_s`` (a recorder codes the frames just after a change coarser than
+        the ones after: b45-0014's dealer 3d read 3h at 0.61 as the display changed, 3d at 0.77 two
+        seconds on), and when the hand it shows has since been seen whole on the felt and the display's
+        reading is not that hand. The display is read when its picture changes, and it shows the
+        dealer's house way for seconds while the dealer turns his cards up beside it: what the felt
+        then shows (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47,
+        720p): the dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up
+        on the felt holding it."""
+        v = self.tracker.value("iverify")
+        if not isinstance(v, IVerifyReading) or not v.visible:
+            return
+        region = _display_region(v.mode, v.seat)
+        if region is None:
+            return
+        again = False
+        look = self.cfg.iverify_second_look_s
+        if (
+            look
+            and v != self._display_looked
+            and self._display_read_t is not None
+            and t - self._display_read_t >= look
+        ):
+            self._display_looked, again = v, True
+        known = self._known_hand.get(region)
+        version = (region, self._known_version.get(region, 0))
+        if known is not None and self._known_on_felt.get(region, False) and version != self._display_read_at:
+            self._display_read_at = version
+            again = again or sorted([*v.high, *v.low]) != sorted(known)
+        if not again:
+            return
+        for w in self._watch:
+            if w.region.kind == "iverify":
+                for z in w.zones:
+                    z.recheck = True
+                w.quiet = None
 
 
 def watch(
