@@ -1084,3 +1084,26 @@ def test_a_display_face_the_hand_on_the_felt_lacks_yields_to_the_card_it_shows()
     t.cards = [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)]
     s = _run(p, t, 14, 10)[-1]
     assert s.iverify.high == [*high[:4], "5d"] and s.carried_faces == {}
+
+
+def test_a_felt_face_the_hand_on_the_display_lacks_yields_to_the_card_it_shows() -> None:
+    """b51-0005: the dealer's 8d read Td (under 0.7) on the felt for 6 s, the display having shown his
+    hand, 8d read surer, a moment before. The felt's whole hand but for a face the display's hand
+    lacks, sharing rank or suit with the one card of it not read here: that card, said apart."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for conf, named in ((0.6, "Ts"), (0.75, "Th")):
+        det = _MisreadFirst("Ts", "Th", 99, conf=conf)
+        p = TablePipeline(lay, det, CFG)
+        dealer = next(r for r in p.regions if r.name == "dealer")
+        det.shape = (dealer.size[1], dealer.size[0], 3)  # the felt's Ts read Th; the display's, surely
+        t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+        assert _run(p, t, 10, 0)[-1].iverify.high == high
+        t.cards = [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)]
+        s = _run(p, t, 14, 10)[-1]
+        assert s.iverify.high == high and s.dealer.hand == [*_HAND[:4], named, *_HAND[5:]]
+        if named == "Ts":
+            assert s.carried_faces == {"dealer.hand": ["Ts"]}
+            assert s.card_confidence["dealer.hand"][4] == pytest.approx(conf)
+        else:
+            assert s.carried_faces == {}

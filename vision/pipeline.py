@@ -720,6 +720,30 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
     return np.stack(kept) if kept else np.zeros((0, 4), np.float32)
 
 
+def _misread_matches(shown: Sequence[str], read: dict[str, float], known: dict[str, float]) -> dict[str, str]:
+    """Faces one view of a hand read as faces the hand seen whole in another view lacks, each with the
+    card of that hand it is (``TablePipeline._display_misreads``, ``TablePipeline._felt_misreads``):
+    ``shown`` names a whole hand (the game's count, each once, no back) but for one or two faces the
+    ``known`` hand lacks, each read (``read``) under ``_DISPLAY_YIELDS``, against as many of its cards
+    not shown; each such face is matched to one of them sharing its rank or its suit and read surer in
+    the other view, and the match is the only one. Empty where it cannot be told. (The Joker has no
+    rank or suit to share.)"""
+    if len(set(shown)) != len(shown) or BACK in shown or len(shown) != len(known):
+        return {}
+    odd = [c for c in shown if c not in known]
+    missing = sorted(known.keys() - set(shown))
+    if not 1 <= len(odd) <= 2 or len(odd) != len(missing) or "Jk" in odd or "Jk" in missing:
+        return {}
+    if any(read.get(x, 1.0) >= _DISPLAY_YIELDS for x in odd):
+        return {}
+    fits = [
+        dict(zip(odd, ys, strict=True))
+        for ys in itertools.permutations(missing)
+        if all((x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] for x, y in zip(odd, ys, strict=True))
+    ]
+    return fits[0] if len(fits) == 1 else {}
+
+
 def _carry_known_face(
     out: dict[str, list[tuple[float, str, float]]],
     lone: list[tuple[str, float]],
@@ -1238,7 +1262,16 @@ class TablePipeline:
             if w.region.kind == "cards"
             else None
         )
-        arm = (reached, partly, recent) if partly or (recent and reached.any()) else None
+        # (a zone showing faces the arm passes beside: not one being dealt into, whose cards lie on the
+        # blob of the hand that puts them down: b47-0005, seat 1's low 2c lost for a moment so)
+        beside = {
+            z.name
+            for z in w.zones
+            if z.name in recent
+            and isinstance(z.settled_value, tuple)
+            and any(c != BACK for c in z.settled_value)
+        }
+        arm = (reached, partly, beside) if partly or (beside and reached.any()) else None
         values = self._read(w, image, t, on_arm=arm, cut_backs=cut)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
@@ -1414,6 +1447,9 @@ class TablePipeline:
             return None
         if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
             return None
+        if not unnamed and not occluded:
+            self._felt_misreads(region, out)
+            faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if (
             not unnamed
             and not occluded
@@ -1427,6 +1463,27 @@ class TablePipeline:
         if named is not None:
             unnamed.clear()
         return named
+
+    def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
+        """The i-Verify display's check on the felt (``_misread_matches``, as ``_display_misreads`` the
+        other way): where the position's hand was last seen whole on the display, a whole hand read here
+        but for one or two faces it lacks, read under ``_DISPLAY_YIELDS``, each sharing rank or suit
+        with a card of it not read here and read surer on the display, names those cards, no surer than
+        its own reads, said apart (``carried_faces``). b51-0005 (seed 51, 720p): the dealer's 8d read
+        Td on the felt for 6 s, the display having shown his hand, 8d read surer, a moment before. A
+        card truly switched between the display and the felt, read that weakly, is named as the
+        display showed it, but said apart and under the review level: a finding on it is for review."""
+        known = self._known_hand.get(region)
+        if known is None or self._known_on_felt.get(region, True):
+            return
+        read = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
+        fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, known)
+        for z, v in out.items():
+            if any(lab in fix for _, lab, _ in v):
+                out[z] = [
+                    (x, fix.get(lab, lab), min(c, known[fix[lab]]) if lab in fix else c) for x, lab, c in v
+                ]
+                self._read_carried[z] = tuple(fix[lab] for _, lab, _ in v if lab in fix)
 
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
         """The cards of the region's last detection, on its small crop (an index-sized box is grown to
@@ -1496,10 +1553,11 @@ class TablePipeline:
         cut_backs: tuple[np.ndarray, set[str]] | None = None,
     ) -> dict[str, Hashable] | None:
         """The readings of the region's zones. ``on_arm``: the occluder mask (on the small crop), the
-        zones it reaches into without hiding them, and the zones read while it still moves. A card found
-        lying on it in the first may be the arm itself (a dark sleeve resting over the dealer's area
-        reads as a card back) or a card in the hand, not on the felt: that zone reads ``_ON_ARM``, and
-        counts as hidden this time; so does a face read under ``_ARM_DOUBT`` lying on it in the second.
+        zones it reaches into without hiding them, and the zones showing faces read while it still
+        moves. A card found lying on it in the first may be the arm itself (a dark sleeve resting over
+        the dealer's area reads as a card back) or a card in the hand, not on the felt: that zone reads
+        ``_ON_ARM``, and counts as hidden this time; so does a face read under ``_ARM_DOUBT`` lying on
+        it in the second.
         ``cut_backs``: the changed blobs reaching in from the crop's edge, however small, and the zones
         where a back the crop's edge cuts that lies on one is taken for what reaches in, the same way."""
         r = w.region
@@ -1551,18 +1609,18 @@ class TablePipeline:
                         lone_boxes.append(b)
             hidden: set[str] = set()
             if on_arm is not None:
-                reached, partly, recent = on_arm
+                reached, partly, beside = on_arm
                 hidden = _on_the_arm(zones, dets.xyxy * w.scale, reached, partly)
-                # and a face read with doubt lying on it, in a zone it passes beside while still moving:
-                # b52-0009 (seed 52, 720p), the dealer's white sleeve passing beside his low hand, not
-                # over the zone, a 5s read at 0.40 on its edge at the 6s's corner was a second card
-                # there, and CARD-COUNT alerted on a 7-card setting. (Not every find: a card put down
-                # lies on the changed blob of the hand that puts it there, and is read surely.)
+                # and a face read with doubt lying on it, in a zone showing faces that it passes beside
+                # while still moving: b52-0009 (seed 52, 720p), the dealer's white sleeve passing beside
+                # his low hand, not over the zone, a 5s read at 0.40 on its edge at the 6s's corner was
+                # a second card there, and CARD-COUNT alerted on a 7-card setting. (Not every find: a
+                # card put down lies on the changed blob of the hand that puts it there.)
                 doubt = [
                     z if c < _ARM_DOUBT and k != BACK_CLASS else None
                     for z, c, k in zip(zones, dets.confidence, dets.class_id, strict=True)
                 ]
-                hidden |= _on_the_arm(doubt, dets.xyxy * w.scale, reached, recent)
+                hidden |= _on_the_arm(doubt, dets.xyxy * w.scale, reached, beside)
             if cut_backs is not None and len(dets):
                 cut_zone = [z if c else None for z, c in zip(zones, _cut_backs(dets, crop), strict=True)]
                 hidden |= _on_the_arm(cut_zone, dets.xyxy * w.scale, *cut_backs)
@@ -1784,26 +1842,10 @@ class TablePipeline:
         known = self._known_hand.get(region) if region is not None else None
         if known is None or not self._known_on_felt.get(region or "", False):
             return {}
-        if len(shown) != self._hand_size or len(set(shown)) != len(shown) or BACK in shown:
-            return {}
-        odd = [c for c in shown if c not in known]
-        missing = sorted(known.keys() - set(shown))
-        if not 1 <= len(odd) <= 2 or len(odd) != len(missing) or "Jk" in odd or "Jk" in missing:
-            return {}
-        read = {
-            lab: max(float(c) for lb, c in zip(dets.labels, dets.confidence, strict=True) if lb == lab)
-            for lab in odd
-        }
-        if any(read[x] >= _DISPLAY_YIELDS for x in odd):
-            return {}
-        fits = [
-            dict(zip(odd, ys, strict=True))
-            for ys in itertools.permutations(missing)
-            if all(
-                (x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] for x, y in zip(odd, ys, strict=True)
-            )
-        ]
-        return fits[0] if len(fits) == 1 else {}
+        read: dict[str, float] = {}
+        for lab, c in zip(dets.labels, dets.confidence, strict=True):
+            read[lab] = max(float(c), read.get(lab, 0.0))
+        return _misread_matches(shown, read, known)
 
     def _display_counted_face(
         self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
