@@ -223,7 +223,7 @@ class PipelineConfig(BaseModel):
         description="a card zone holding a reading with a face read under second_look_below, or one seen "
         "and not named, is read once more after it has held it this long (0: not)",
     )
-    second_look_below: float = Field(0.7, ge=0, le=1)
+    second_look_below: float = Field(0.5, ge=0, le=1)
     iverify_second_look_s: float = Field(
         1.0,
         ge=0,
