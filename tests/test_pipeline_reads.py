@@ -1009,7 +1009,9 @@ class _MisreadFirst(_SureOf):
             self.looks += 1
             if self.looks <= self.n:
                 d = Detections(d.xyxy, np.where(d.class_id == self.card, self.as_, d.class_id), d.confidence)
-        return Detections(d.xyxy, d.class_id, [self.conf.get(lab, 0.9) for lab in d.labels])
+        return Detections(
+            d.xyxy, d.class_id, np.array([self.conf.get(lab, 0.9) for lab in d.labels], np.float32)
+        )
 
 
 def test_the_display_is_read_once_more_after_it_has_shown_a_hand_for_a_second() -> None:
