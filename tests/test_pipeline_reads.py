@@ -1091,11 +1091,13 @@ def test_a_display_face_the_hand_on_the_felt_lacks_yields_to_the_card_it_shows()
 def test_a_felt_face_the_hand_on_the_display_lacks_yields_to_the_card_it_shows() -> None:
     """b51-0005: the dealer's 8d read Td (under 0.7) on the felt for 6 s, the display having shown his
     hand, 8d read surer, a moment before. The felt's whole hand but for a face the display's hand
-    lacks, sharing rank or suit with the one card of it not read here: that card, said apart."""
+    lacks, sharing rank or suit with the one card of it not read here, read surer on the display by
+    more than 0.1: that card, said apart."""
     lay = make_layout()
     high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
-    for conf, named in ((0.6, "Ts"), (0.75, "Th")):
+    for conf, shown, named in ((0.6, 0.9, "Ts"), (0.75, 0.9, "Th"), (0.6, 0.65, "Th")):
         det = _MisreadFirst("Ts", "Th", 99, conf=conf)
+        det.conf["Ts"] = shown  # the display's read of the Ts
         p = TablePipeline(lay, det, CFG)
         dealer = next(r for r in p.regions if r.name == "dealer")
         det.shape = (dealer.size[1], dealer.size[0], 3)  # the felt's Ts read Th; the display's, surely

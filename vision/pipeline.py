@@ -366,6 +366,11 @@ _ARM_DOUBT = 0.7
 # a face the i-Verify display reads this surely or more stands against the hand seen on the felt
 # (``TablePipeline._display_misreads``): the review level (MonitorConfig.review_below)
 _DISPLAY_YIELDS = 0.7
+# and a face read on the felt yields to the display's read of another only when that is surer by more
+# than this (``TablePipeline._felt_misreads``): the display's small cards are misread about twice as
+# often as the felt's (seeds 41-50), and its wrong reads were surer than the felt's right ones by
+# 0.03-0.04 (b47-0012's 5s against 5c; s01 under dimmed lights, 3d read Jd), its right ones by 0.13-0.20
+_FELT_KEEPS = 0.1
 
 _UNSET: Any = object()
 _ON_ARM: Any = object()  # what _read gives a zone with a find lying on the arm reaching into it
@@ -720,14 +725,16 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
     return np.stack(kept) if kept else np.zeros((0, 4), np.float32)
 
 
-def _misread_matches(shown: Sequence[str], read: dict[str, float], known: dict[str, float]) -> dict[str, str]:
+def _misread_matches(
+    shown: Sequence[str], read: dict[str, float], known: dict[str, float], margin: float = 0.0
+) -> dict[str, str]:
     """Faces one view of a hand read as faces the hand seen whole in another view lacks, each with the
     card of that hand it is (``TablePipeline._display_misreads``, ``TablePipeline._felt_misreads``):
     ``shown`` names a whole hand (the game's count, each once, no back) but for one or two faces the
     ``known`` hand lacks, each read (``read``) under ``_DISPLAY_YIELDS``, against as many of its cards
     not shown; each such face is matched to one of them sharing its rank or its suit and read surer in
-    the other view, and the match is the only one. Empty where it cannot be told. (The Joker has no
-    rank or suit to share.)"""
+    the other view (by more than ``margin``), and the match is the only one. Empty where it cannot be
+    told. (The Joker has no rank or suit to share.)"""
     if len(set(shown)) != len(shown) or BACK in shown or len(shown) != len(known):
         return {}
     odd = [c for c in shown if c not in known]
@@ -739,7 +746,10 @@ def _misread_matches(shown: Sequence[str], read: dict[str, float], known: dict[s
     fits = [
         dict(zip(odd, ys, strict=True))
         for ys in itertools.permutations(missing)
-        if all((x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] for x, y in zip(odd, ys, strict=True))
+        if all(
+            (x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] + margin
+            for x, y in zip(odd, ys, strict=True)
+        )
     ]
     return fits[0] if len(fits) == 1 else {}
 
@@ -1468,7 +1478,8 @@ class TablePipeline:
         """The i-Verify display's check on the felt (``_misread_matches``, as ``_display_misreads`` the
         other way): where the position's hand was last seen whole on the display, a whole hand read here
         but for one or two faces it lacks, read under ``_DISPLAY_YIELDS``, each sharing rank or suit
-        with a card of it not read here and read surer on the display, names those cards, no surer than
+        with a card of it not read here and read surer on the display by more than ``_FELT_KEEPS``,
+        names those cards, no surer than
         its own reads, said apart (``carried_faces``). b51-0005 (seed 51, 720p): the dealer's 8d read
         Td on the felt for 6 s, the display having shown his hand, 8d read surer, a moment before. A
         card truly switched between the display and the felt, read that weakly, is named as the
@@ -1477,7 +1488,7 @@ class TablePipeline:
         if known is None or self._known_on_felt.get(region, True):
             return
         read = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
-        fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, known)
+        fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, known, _FELT_KEEPS)
         for z, v in out.items():
             if any(lab in fix for _, lab, _ in v):
                 out[z] = [
