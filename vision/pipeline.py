@@ -1695,15 +1695,18 @@ class TablePipeline:
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         zoom = iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm)
         dets = self._detect(r, crop[y0:], y0, zoom=zoom, warp=warp)
-        high, low = split_setting(
-            dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
-        )
+
+        def setting(found: Detections) -> tuple[list[str], list[str]]:  # the high and low hands shown
+            return split_setting(
+                found, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
+            )
+
+        high, low = setting(dets)
+        region = _display_region(head.mode, head.seat)
         joker = self._panel_joker(r, crop[y0:], dets, zoom, {*high, *low})
         if joker is not None:
             dets = Detections.merge([dets, joker])
-            high, low = split_setting(
-                dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
-            )
+            high, low = setting(dets)
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
         self._display_found = (np.concatenate([dets.xyxy, self._unread_boxes.reshape(-1, 4)]), crop.shape[1])
@@ -1715,9 +1718,7 @@ class TablePipeline:
             if one is None:
                 continue
             with_it = Detections.merge([dets, one])
-            high2, low2 = split_setting(
-                with_it, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
-            )
+            high2, low2 = setting(with_it)
             card = one.labels[0]
             if sorted([*high2, *low2]) == sorted([*high, *low, card]):  # in a slot of its own
                 dets, high, low = with_it, high2, low2
@@ -1726,20 +1727,17 @@ class TablePipeline:
         fix = self._display_misreads(head.mode, head.seat, [*high, *low], dets)
         if fix:
             ids, conf = dets.class_id.copy(), dets.confidence.copy()
-            known = self._known_hand[_display_region(head.mode, head.seat) or ""]
+            known = self._known_hand[region or ""]
             for x, y in fix.items():
                 at = ids == CLASSES.index(x)
                 ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
             dets = Detections(dets.xyxy, ids, conf)
-            high, low = split_setting(
-                dets, self._low_cards, panel_px_per_mm=r.px_per_mm, slots=self.layout.iverify_slots
-            )
+            high, low = setting(dets)
             self._read_carried["iverify"] = (*self._read_carried.get("iverify", ()), *fix.values())
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
         self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
-        region = _display_region(head.mode, head.seat)
         self._display_read_at = (region, self._known_version.get(region, 0) if region else 0)
         self._display_read_t = t
         return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
