@@ -22,6 +22,44 @@ def test_seed002_5_5_the_same_face_in_two_hands_voids_the_round() -> None:
     assert dup.observed == "As seen 2 times: at dealer, seat1" and dup.seat == 1 and dup.frame == at
 
 
+def _duplicate_as(named: str | None) -> Run:
+    """seed002_5_5's duplicate As, the dealer's named by the camera without its index read where it lay
+    (``named``: the TableState field; None: read there)."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c").deal("seat1", "As Qh Jc 8d 6c 4s 2d")
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    if named is not None:
+        for i, s in enumerate(t.states):
+            key = next((f"dealer.{a}" for a in ("high", "low", "hand") if "As" in getattr(s.dealer, a)), None)
+            if key is not None:
+                t.states[i] = s.model_copy(update={named: {key: ["As"]}})
+    return Run(t)
+
+
+def test_a_duplicate_resting_on_a_face_named_without_its_index_read_is_for_review_and_voids_nothing() -> None:
+    [plain] = _duplicate_as(None).of(CHECK)
+    assert plain.status == "alert"
+    for named in ("carried_faces", "blank_corner_faces", "counted_faces"):
+        run = _duplicate_as(named)
+        [dup] = run.of(CHECK)
+        assert dup.status == "review", named
+        assert "the As at dealer was named without its index read where it lay" in dup.observed
+        assert not any("round void" in f.observed for f in run.findings)
+
+
+def test_only_the_duplicated_cards_own_naming_makes_it_a_review_item() -> None:
+    # b42-0016: the dealer's Joker named by a blank corner beside a duplicate 7c read at both places
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s Jk").deal("seat1", "As Qh Jc 8d 6c 4s 2d")
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    for i, s in enumerate(t.states):
+        key = next((f"dealer.{a}" for a in ("high", "low", "hand") if "Jk" in getattr(s.dealer, a)), None)
+        if key is not None:
+            t.states[i] = s.model_copy(update={"blank_corner_faces": {key: ["Jk"]}})
+    [dup] = Run(t).of(CHECK)
+    assert dup.status == "alert" and "named by a blank corner: Jk at dealer" in dup.observed
+
+
 def test_a_face_down_copy_is_not_a_duplicate_until_it_is_seen() -> None:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
     t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c").deal("seat1", "As Qh Jc 8d 6c 4s 2d")
@@ -79,3 +117,4 @@ def test_a_face_named_by_the_count_and_withdrawn_when_read_elsewhere_is_no_dupli
     [dup] = _counted_then_read_elsewhere(withdrawn=False).of(CHECK)
     assert dup.observed.startswith("Td seen 2 times: at seat1, seat3")
     assert "named by the count: Td at seat1" in dup.observed
+    assert dup.status == "review" and "the Td at seat1 was named without its index read" in dup.observed

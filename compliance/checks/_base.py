@@ -102,12 +102,14 @@ class Check:
         confidence: float = 1.0,
         read: float | None = None,
         rests_on: Sequence[PositionState] = (),
+        review: str | None = None,
     ) -> Finding:
         """``read``: the lowest camera read confidence of the face cards the finding rests on (None:
         sure, e.g. ground truth). A finding is no surer than its reads: its confidence is capped by it.
         ``rests_on``: the positions whose cards it rests on; a card of theirs the camera named from the
         hand seen whole before rather than read where it lay (``PositionState.carried``), by a blank
-        corner (``PositionState.blank_corner``) or by the count (``PositionState.counted``), is said."""
+        corner (``PositionState.blank_corner``) or by the count (``PositionState.counted``), is said.
+        ``review``: why the finding is a review item whatever its confidence (said in ``observed``)."""
         if read is not None and read < confidence:
             confidence = read
             observed = f"{observed} (camera read confidence {read:.2f})"
@@ -117,7 +119,10 @@ class Check:
                 observed += f" [{says.format(', '.join(named))}]"
         if rnd.void_reason is not None and self.check_id is not CheckId.FOREIGN_CARD:
             observed = f"{observed} [round void: {rnd.void_reason}]"
+        if review is not None:
+            observed = f"{observed} [for review: {review}]"
         return Finding(
+            status="alert" if review is None else "review",
             round=rnd.number,
             check_id=self.check_id,
             seat=seat,

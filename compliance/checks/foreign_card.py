@@ -31,13 +31,22 @@ until its new content has lasted ``MonitorConfig.debounce_s``. b48-0005 (seed 48
 named Td by the count, was withdrawn at 29.04 s when seat 5 turned up its Td and named 8d at 29.20 s;
 the accepted Td beside seat 5's made a FOREIGN-CARD review item on no violation. A counted face still
 shown beside the other sighting is reported as any duplicate (no surer than the count's read).
+
+A duplicate one of whose sightings the camera named without reading its index where it lay -
+carried from the hand seen whole before (``PositionState.carried``), named by a blank corner
+(``blank_corner``) or by the count (``counted``) - is a review item whatever the reads' confidence:
+that name is an inference from another read, and a misread there looks exactly like this duplicate.
+b53-0006 (seed 53, 720p): the i-Verify display showed the dealer's Qs read Qc at 0.71; the felt's
+one unread card of his hand was carried from it as the Qc, beside seat 6's real Qc: a FOREIGN-CARD
+alert at 0.71 that voided a round with no violation. The round is not void on such a finding; the
+reviewer sees both sightings.
 """
 
 from __future__ import annotations
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
-from compliance.rounds import RoundState, min_read, position_zones
+from compliance.rounds import PositionState, RoundState, min_read, position_zones
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
 
@@ -92,6 +101,7 @@ class ForeignCard(Check):
         for card, names in where.items():
             if len(names) > 1 and self.once(rnd, f"dup:{card}"):
                 seats = [rnd.positions[n].seat for n in names]
+                inferred = [n for n in dict.fromkeys(names) if _named_without_read(rnd.positions[n], card)]
                 out.append(
                     self.finding(
                         rnd,
@@ -102,9 +112,23 @@ class ForeignCard(Check):
                         observed=f"{card} seen {len(names)} times: at {_sightings(names, read[card])}",
                         read=min_read(*read[card]),
                         rests_on=[rnd.positions[n] for n in dict.fromkeys(names)],
+                        review=None if not inferred else _INFERRED.format(card, ", ".join(inferred)),
                     )
                 )
         return out
+
+
+# why a duplicate resting on a face the camera named without reading it where it lay is for review
+_INFERRED = (
+    "the {} at {} was named without its index read where it lay (module doc): the card its name came "
+    "from may be the misread, and the round is not void on it"
+)
+
+
+def _named_without_read(p: PositionState, card: str) -> bool:
+    """Whether the camera named ``card`` at ``p`` from elsewhere this round: carried from the hand seen
+    whole before, by a blank corner, or by the count (``compliance.checks._base._NAMED_WITHOUT_READ``)."""
+    return card in p.carried or card in p.blank_corner or card in p.counted
 
 
 def _shown(state: TableState, position: str) -> set[str] | None:
