@@ -1017,11 +1017,13 @@ class _MisreadFirst(_SureOf):
 def test_the_display_is_read_once_more_after_it_has_shown_a_hand_for_a_second() -> None:
     """b45-0014: the dealer's 3d on the display read 3h at 0.61 as the display changed, and 3d at 0.77
     two seconds on; the display was not read again (its picture did not change), so the 3h stood. A
-    hand the display shows is read once more after ``iverify_second_look_s``; once only."""
+    hand the display shows is read once more after ``iverify_second_look_s``; once only. Its reading
+    is taken only if surer (``TablePipeline._surer``), as a card zone's second look: b53-0009's dealer
+    3h, right, read 3d on the second look."""
     lay = make_layout()
     high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
     for look, named in ((1.0, "Ts"), (0.0, "5d")):
-        det = _MisreadFirst("Ts", "5d", 2)
+        det = _MisreadFirst("Ts", "5d", 2, conf=0.61)
         p = TablePipeline(lay, det, CFG.model_copy(update={"iverify_second_look_s": look}))
         t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
         states = _run(p, t, 40, 0)
@@ -1030,6 +1032,18 @@ def test_the_display_is_read_once_more_after_it_has_shown_a_hand_for_a_second() 
         # read twice as it settled, then (with the second look) until the new reading settled, and
         # once more a second after that: no more while the display holds the same hand
         assert det.looks == (5 if look else 2)
+    # right at first (the Ts at 0.9), the second look reads it 5d at 0.77: the reading stands
+    for rule in (True, False):
+        det = _MisreadFirst("Ts", "5d", 0)
+        p = TablePipeline(lay, det, CFG.model_copy(update={"iverify_second_look_s": 1.0}))
+        if not rule:
+            p._surer = lambda key, v: True  # type: ignore[method-assign]
+        t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+        states = _run(p, t, 12, 0)
+        assert states[-1].iverify.high == high
+        det.n, det.conf["5d"] = 99, 0.77
+        states += _run(p, t, 28, 12)
+        assert states[-1].iverify.high == (high if rule else [*high[:4], "5d"])
 
 
 def test_a_card_zone_holding_a_doubtful_read_is_read_once_more_a_second_later() -> None:

@@ -790,6 +790,16 @@ def _carry_known_face(
     return zone, card
 
 
+def _faces_named(v: Hashable) -> int | None:
+    """How many faces a reading names: a card zone's tuple, or the i-Verify display's hand shown; None
+    for any other reading."""
+    if isinstance(v, tuple):
+        return sum(1 for c in v if c != BACK)
+    if isinstance(v, IVerifyReading) and v.visible:
+        return len(v.high) + len(v.low)
+    return None
+
+
 def _name_by_count(
     out: dict[str, list[tuple[float, str, float]]],
     lone: tuple[str, float, np.ndarray],
@@ -1091,7 +1101,7 @@ class TablePipeline:
                 if got is not None and got.value == self.tracker.value(z.key):
                     if got.zone is not None:
                         conf[z.key] = got.zone
-                    if got.cards:
+                    if got.cards and w.region.kind == "cards":  # the display's: for _surer only
                         cards[z.key] = list(got.cards)
                     if got.unread:
                         unread[z.key] = got.unread
@@ -1737,10 +1747,13 @@ class TablePipeline:
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
-        self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
+            self._read_cards["iverify"] = tuple(float(c) for c in faces)  # for _surer only
+        reading = IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))
+        if not w.zones[0].looking or self._surer("iverify", reading):  # else _step keeps the reading before
+            self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
         self._display_read_at = (region, self._known_version.get(region, 0) if region else 0)
         self._display_read_t = t
-        return {"iverify": IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))}
+        return {"iverify": reading}
 
     def _panel_warp(self, r: Region, image: np.ndarray) -> np.ndarray | None:
         """Where the i-Verify panel is found off the place the layout gives it, the 3x3 map from the
@@ -1943,14 +1956,14 @@ class TablePipeline:
                     w.quiet = None
 
     def _surer(self, key: str, v: Hashable) -> bool:
-        """Whether the latest read's reading ``v`` of card zone ``key`` is better than the one it settled
-        on: more faces named, or as many named, more surely (their confidences summed)."""
+        """Whether the latest read's reading ``v`` of zone ``key`` (a card zone's, or the i-Verify
+        display's) is better than the one it settled on: more faces named, or as many named, more surely
+        (their confidences summed)."""
         got = self._settled_conf.get(key)
-        if got is None or not isinstance(v, tuple) or not isinstance(got.value, tuple):
+        named, was_named = _faces_named(v), None if got is None else _faces_named(got.value)
+        if got is None or named is None or was_named is None:
             return True
-        now = sum(1 for c in v if c != BACK), sum(self._read_cards.get(key, ()))
-        was = sum(1 for c in got.value if c != BACK), sum(got.cards)
-        return now > was
+        return (named, sum(self._read_cards.get(key, ()))) > (was_named, sum(got.cards))
 
     def _recheck_display(self, t: float) -> None:
         """Read the i-Verify display again, as if its picture had changed: once when it has shown the same
@@ -1968,7 +1981,7 @@ class TablePipeline:
         region = _display_region(v.mode, v.seat)
         if region is None:
             return
-        again = False
+        timed = felt = False
         look = self.cfg.iverify_second_look_s
         if (
             look
@@ -1976,18 +1989,21 @@ class TablePipeline:
             and self._display_read_t is not None
             and t - self._display_read_t >= look
         ):
-            self._display_looked, again = v, True
+            self._display_looked, timed = v, True
         known = self._known_hand.get(region)
         version = (region, self._known_version.get(region, 0))
         if known is not None and self._known_on_felt.get(region, False) and version != self._display_read_at:
             self._display_read_at = version
-            again = again or sorted([*v.high, *v.low]) != sorted(known)
-        if not again:
+            felt = sorted([*v.high, *v.low]) != sorted(known)
+        if not (timed or felt):
             return
         for w in self._watch:
             if w.region.kind == "iverify":
                 for z in w.zones:
-                    z.recheck = True
+                    # the timed look reads the same picture: its reading is taken only if surer
+                    # (``_surer``; b53-0009: the dealer's 3h, right, read 3d on the second look). A
+                    # read for the felt's hand takes what that hand names (``_display_misreads``)
+                    z.recheck, z.looking = True, not felt
                 w.quiet = None
 
 
