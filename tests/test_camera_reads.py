@@ -535,6 +535,36 @@ def test_a_setting_rests_on_every_one_of_its_cards_and_on_no_other() -> None:
     assert f.status == "alert" and f.confidence == SURE
 
 
+def _foul_under_aces() -> Table:
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "Kd Qc 9c 7h 5s As Ah"})
+    t.set(1, "As Ah", high="Kd Qc 9c 7h 5s")  # no more than a pair of kings, under a pair of aces: foul
+    t.set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    return t
+
+
+def test_a_foul_rests_only_on_the_cards_whose_misread_could_unmake_it() -> None:
+    # whatever the 5s is (a king: a pair of kings; the Joker: an ace; no straight, no flush), the high
+    # hand stays under the low's pair of aces: the doubt does not bear on the foul
+    [f] = camera_run(camera_cards(_foul_under_aces(), {("seat1.high", "5s"): 0.58})).of("FOUL-MISHANDLED")
+    assert f.status == "alert" and f.confidence == SURE and "foul whatever 5s (read 0.58) is" in f.observed
+    # two doubtful cards are tried together: the 7h and 5s could be two more kings (trips beat the aces)
+    t = camera_cards(_foul_under_aces(), {("seat1.high", "7h"): 0.6, ("seat1.high", "5s"): 0.58})
+    [f] = camera_run(t).of("FOUL-MISHANDLED")
+    assert f.status == "review" and f.confidence == 0.58 and "foul whatever" not in f.observed
+    # either ace alone keeps the low hand ace-high, over a king-high: still foul whatever the other is;
+    # both doubted, the low hand could be a deuce and a trey
+    [f] = camera_run(camera_cards(_foul_under_aces(), {("seat1.low", "Ah"): 0.58})).of("FOUL-MISHANDLED")
+    assert f.status == "alert" and "foul whatever Ah (read 0.58) is" in f.observed
+    t = camera_cards(_foul_under_aces(), {("seat1.low", "Ah"): 0.58, ("seat1.low", "As"): 0.66})
+    [f] = camera_run(t).of("FOUL-MISHANDLED")
+    assert f.status == "review" and f.confidence == 0.58
+    # three doubtful reads: not tried, the hand's weakest read stands
+    doubt = {("seat1.high", "5s"): 0.58, ("seat1.high", "9c"): 0.61, ("seat1.high", "Qc"): 0.65}
+    [f] = camera_run(camera_cards(_foul_under_aces(), doubt)).of("FOUL-MISHANDLED")
+    assert f.status == "review" and f.confidence == 0.58
+
+
 def _paid_then_lifted(paid: bool) -> Table:
     """Seat 1 is turned face up and settled (paid, or its wager taken); the dealer has lifted its low
     hand off the felt first, and the high hand left lying is read with doubt from then on."""

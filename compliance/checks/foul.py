@@ -28,10 +28,18 @@ judged "settled as dealt" when the seat's faces did not change before it was col
 One finding per seat per round. Confidence 1.0 (every judgement rests on faces seen), capped by the
 camera's read confidence of every card of the two settings it rests on (the foul exposure and the
 last setting seen; ``Event.read_confidence``, the lowest per-card read of their faces): one misread
-card can make a hand look foul, or re-set otherwise than it was.
+card can make a hand look foul, or re-set otherwise than it was. That a hand *is* foul rests only on
+the cards whose misread could unmake it: where the hand is foul whatever its doubtful cards are
+(those read under ``MonitorConfig.review_below``, at most two, every card of the deck the setting
+does not show tried in each one's place; ``_foul_read``), the foul rests on the other cards' reads,
+and the finding says so. At 720p one read under 0.7 among a hand's seven is common: seed 52's five
+FOUL-MISHANDLED were all review items on that account (models/HISTORY.md, twentieth session). A
+re-set judged against the house way rests on every card of it (the house way sets them all).
 """
 
 from __future__ import annotations
+
+import itertools
 
 from compliance.checks._base import Check, CheckContext, _display_order, house_way_setting, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
@@ -55,14 +63,21 @@ class FoulMishandled(Check):
         self._named_later: dict[tuple[int, str], str] = {}  # the card a later setting named
         # exposures read a card short that are foul whatever the card is, while the faces stay put
         self._blind: dict[tuple[int, str], Event] = {}
+        # the read that the last setting seen is foul rests on (_foul_read), where it is foul
+        self._last_read: dict[tuple[int, str], float | None] = {}
+        self._doubt_note: dict[tuple[int, str], str] = {}  # what the foul's doubtful reads were
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         policy = self.ctx.layout.foul_policy
         if event.kind is EventKind.PLAYER_EXPOSED and event.position is not None:
             s = setting_of(event.high, event.low)
             if s is not None and is_foul(s):
-                self._fouls[(rnd.number, event.position)] = (s, s, event)
-                self._read[(rnd.number, event.position)] = event.read_confidence
+                key = (rnd.number, event.position)
+                self._fouls[key] = (s, s, event)
+                read, note = self._foul_read(rnd, event)
+                self._read[key] = self._last_read[key] = read
+                if note:
+                    self._doubt_note[key] = note
             elif s is None and len(event.high) + len(event.low) == rnd.hand_size - 1:
                 self._short[(rnd.number, event.position)] = event
                 if _foul_whatever(event.high, event.low):
@@ -87,6 +102,7 @@ class FoulMishandled(Check):
             if rec is None or s is None or s.cards != rec[0].cards:
                 return []
             self._fouls[(rnd.number, event.position)] = (rec[0], s, event)
+            self._last_read[key] = self._foul_read(rnd, event)[0] if is_foul(s) else event.read_confidence
             if policy == "loses" and setting_key(s) != setting_key(rec[0]) and self.once(rnd, event.position):
                 return [
                     self.finding(
@@ -96,6 +112,7 @@ class FoulMishandled(Check):
                         frame=event.frame,
                         expected=f"foul hand {show(rec[0])} loses as dealt (foul policy 'loses')",
                         observed=f"the hand was re-set to {show(s)} and played"
+                        + self._doubt_note.get(key, "")
                         + self._naming(event.position, rnd),
                         read=min_read(self._read.get((rnd.number, event.position)), event.read_confidence),
                         rests_on=[rnd.positions[event.position]],
@@ -113,10 +130,15 @@ class FoulMishandled(Check):
             if number != rnd.number:
                 continue
             hw_set = house_way_setting(hw, last) if hw is not None else None
+            key = (number, position)
             if is_foul(last):
                 observed = f"foul hand {show(foul)} settled as dealt, never re-set"
+                read = min_read(self._read.get(key), self._last_read.get(key, ev.read_confidence))
+                observed += self._doubt_note.get(key, "")
             elif hw_set is not None and setting_key(last) != setting_key(hw_set):
                 observed = f"foul hand {show(foul)} re-set to {show(last)}, not the house way"
+                read = min_read(self._read.get(key), ev.read_confidence)
+                observed += self._doubt_note.get(key, "")
             else:
                 continue
             observed += self._naming(position, rnd)
@@ -125,7 +147,6 @@ class FoulMishandled(Check):
             expected = "re-set by the house way (foul policy 'house-way-reset')"
             if hw_set is not None:
                 expected = f"re-set to {show(hw_set)} (house way; foul policy 'house-way-reset')"
-            read = min_read(self._read.get((number, position)), ev.read_confidence)
             out.append(self._settled(rnd, position, ev, expected, observed, read))
         return out
 
@@ -160,6 +181,29 @@ class FoulMishandled(Check):
             out.append(self._settled(rnd, position, ev, expected, observed, ev.read_confidence))
         return out
 
+    def _foul_read(self, rnd: RoundState, event: Event) -> tuple[float | None, str]:
+        """The read confidence that the foul setting ``event`` shows is foul rests on, and what the
+        finding says of the doubtful reads it does not rest on (module doc): ``event.read_confidence``
+        unless the hand is foul whatever its one or two cards read under ``review_below`` are; then
+        the lowest read of its other cards."""
+        p = rnd.positions.get(event.position or "")
+        if p is None or (list(p.high), list(p.low)) != (event.high, event.low):
+            return event.read_confidence, ""
+        reads = [
+            (area, i, c, r)
+            for area, cards, conf in (("high", p.high, p.card_conf[1]), ("low", p.low, p.card_conf[2]))
+            if len(conf) == len(cards)
+            for i, (c, r) in enumerate(zip(cards, conf, strict=True))
+        ]
+        if len(reads) != len(event.high) + len(event.low):
+            return event.read_confidence, ""
+        doubt = [x for x in reads if x[3] is not None and x[3] < self.ctx.config.review_below]
+        if not doubt or len(doubt) > 2 or not _foul_whatever_at(event.high, event.low, doubt):
+            return event.read_confidence, ""
+        rest = min_read(*(r for _, _, _, r in reads if (r is None or r >= self.ctx.config.review_below)))
+        said = ", ".join(f"{c} (read {r:.2f})" for _, _, c, r in doubt)
+        return rest, f" (foul whatever {said} {'is' if len(doubt) == 1 else 'are'})"
+
     def _complete(self, key: tuple[int, str], short: Event, s: Setting, event: Event) -> None:
         """The exposure ``short`` (a card short) completed by the card the full setting ``s`` adds to
         its cards, in the area that was short; kept as the foul exposure when it is foul."""
@@ -185,6 +229,8 @@ class FoulMishandled(Check):
         for key in [k for k in self._fouls if k[0] == rnd.number]:
             del self._fouls[key]
             self._read.pop(key, None)
+            self._last_read.pop(key, None)
+            self._doubt_note.pop(key, None)
         for table in (self._short, self._named_later, self._blind):
             for key in [k for k in table if k[0] == rnd.number]:
                 del table[key]
@@ -205,6 +251,35 @@ def _foul_whatever(high: list[str], low: list[str]) -> bool:
         if setting is None:
             return False  # not one card short of a setting
         if not is_foul(setting):
+            return False
+    return True
+
+
+def _foul_whatever_at(
+    high: list[str], low: list[str], doubt: list[tuple[str, int, str, float | None]]
+) -> bool:
+    """Whether the setting ``high``/``low`` stays foul for every card its doubtful reads could be:
+    each ``(area, index, card, read)`` of ``doubt`` replaced by every card of the deck the setting's
+    other cards do not show (two doubtful reads: every pair of such cards)."""
+    shown = _faces(high, low)
+    if shown is None:
+        return False
+    at = {(area, i) for area, i, _, _ in doubt}
+    kept = {
+        c
+        for area, cards in (("high", shown[0]), ("low", shown[1]))
+        for i, c in enumerate(cards)
+        if (area, i) not in at
+    }
+    free = [Card.from_code(c) for c in range(JOKER_CODE + 1) if Card.from_code(c) not in kept]
+    for combo in itertools.permutations(free, len(doubt)):
+        hi, lo = list(shown[0]), list(shown[1])
+        for (area, i, _, _), card in zip(doubt, combo, strict=True):
+            (hi if area == "high" else lo)[i] = card
+        try:
+            if not is_foul(Setting(high=tuple(hi), low=tuple(lo))):
+                return False
+        except SettingError:
             return False
     return True
 
