@@ -60,6 +60,32 @@ def test_only_the_duplicated_cards_own_naming_makes_it_a_review_item() -> None:
     assert dup.status == "alert" and "named by a blank corner: Jk at dealer" in dup.observed
 
 
+def _count_set_aside(aside: dict[str, float]) -> Run:
+    """b53-0012: seat 1's card, read 6s and (weaker) 6c beside the dealer's 6c, named 6s by the count;
+    ``aside``: what the camera says the count set aside."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3", "Th Kh 9h 7d 5c 3c 2h").deal("dealer", "6c Kd 9c 7c 5h 3s 2c")
+    t.deal("seat1", "6s Qh Jc 8d Ah 4s 2d")
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    for i, st in enumerate(t.states):
+        key = next((f"seat1.{a}" for a in ("high", "low") if "6s" in getattr(st.seat(1), a)), None)
+        if key is not None:
+            t.states[i] = st.model_copy(
+                update={"counted_faces": {key: ["6s"]}, "counted_aside": {key: aside}}
+            )
+    return Run(t)
+
+
+def test_a_face_the_count_set_aside_as_shown_elsewhere_is_a_possible_duplicate_for_review() -> None:
+    [f] = _count_set_aside({"6c": 0.33}).of(CHECK)
+    assert f.status == "review" and f.confidence == 0.33 and f.seat == 1
+    assert f.observed.startswith(
+        "6c seen at dealer; at seat1, a card the count named 6s was read 6c too (read 0.33)"
+    )
+    assert "a second deck's 6c would read so" in f.observed
+    assert _count_set_aside({}).of(CHECK) == []  # nothing set aside: no duplicate
+
+
 def test_a_face_down_copy_is_not_a_duplicate_until_it_is_seen() -> None:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
     t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c").deal("seat1", "As Qh Jc 8d 6c 4s 2d")

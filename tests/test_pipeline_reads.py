@@ -535,6 +535,7 @@ def test_a_contested_card_is_named_by_the_count_where_the_table_shows_its_rival(
     s = _run(TablePipeline(lay, _WithRivals({"Ts": "9h"}), CFG), _turned_up(lay, _HAND), 12, 0)[-1]
     assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.unread_faces == {}
     assert s.counted_faces == {"seat1.high": ["Ts"]} and s.carried_faces == {}
+    assert s.counted_aside == {}  # the 9h it set aside is in the hand itself, not shown elsewhere
     # a deduction: no surer than the pipeline's floor, whatever its cut read (0.8)
     assert s.card_confidence["seat1.high"][s.seat(1).high.index("Ts")] == np.float32(CFG.min_confidence)
     # its rival shown by another position (the dealer's 5d, set before the hand is turned up): the same
@@ -544,6 +545,8 @@ def test_a_contested_card_is_named_by_the_count_where_the_table_shows_its_rival(
     t.cards += _turned_up(lay, _HAND).cards
     s = _run(p, t, 12, 8)[-1]
     assert s.dealer.low == ["5d"] and s.counted_faces == {"seat1.high": ["Ts"]}
+    # ... and the 5d set aside is said, at its read there: a second deck's 5d would read so (b53-0012)
+    assert s.counted_aside == {"seat1.high": {"5d": np.float32(0.35)}}
     # neither face shown anywhere: which it is, the count cannot tell
     s = _run(TablePipeline(lay, _WithRivals({"Ts": "5d"}), CFG), _turned_up(lay, _HAND), 12, 0)[-1]
     assert "Ts" not in s.seat(1).high and s.unread_faces == {"seat1.high": 1} and s.counted_faces == {}

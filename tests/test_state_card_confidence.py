@@ -70,3 +70,18 @@ def test_unread_faces_name_card_zones_on_the_felt_and_count_at_least_one() -> No
     ):
         with pytest.raises(ValidationError, match=words):
             _state(unread_faces=bad)
+
+
+def test_what_the_count_set_aside_belongs_to_a_zone_it_named_a_face_in() -> None:
+    s = _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.high": {"Ks": 0.33}})
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    assert (
+        TableState.model_validate_json(_state().model_dump_json(exclude={"counted_aside"})).counted_aside
+        == {}
+    )
+    with pytest.raises(
+        ValidationError, match="counted_aside\\['seat3.low'\\]: the zone names no face by the count"
+    ):
+        _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.low": {"Ks": 0.33}})
+    with pytest.raises(ValidationError, match="less than or equal to 1"):
+        _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.high": {"Ks": 1.5}})

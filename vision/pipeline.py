@@ -251,6 +251,7 @@ class _ZoneRead(NamedTuple):
     carried: tuple[str, ...]  # TableState.carried_faces
     blank_corner: tuple[str, ...]  # TableState.blank_corner_faces
     counted: tuple[str, ...]  # TableState.counted_faces
+    aside: tuple[tuple[str, float], ...] = ()  # TableState.counted_aside
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -809,6 +810,7 @@ def _name_by_count(
     elsewhere: Sequence[str] = (),
     rivals: Detections | None = None,
     cap: float = 1.0,
+    aside: dict[str, float] | None = None,
 ) -> str | None:
     """Name the one face a region's read saw but could not name, where the count says which card it
     must be: the label so named, or None.
@@ -831,7 +833,10 @@ def _name_by_count(
     short; b41-0000's Th, read 9h by the usual cut and Th by the narrow one while seat 4 held the 9h,
     and seed 42's Td (9d / Td, the 9d shown) and 3s (Js / 3s) the same. The card is named at its
     read's confidence, never more than ``cap`` (the caller's floor: a deduction, so compliance makes a
-    review item, not an alert, of any finding resting on it; ``MonitorConfig.review_below``)."""
+    review item, not an alert, of any finding resting on it; ``MonitorConfig.review_below``).
+    ``aside``: when a face is named, filled with the faces the reads on the box named that another
+    position shows, each at its surest read there: set aside by the count, as one deck holds each face
+    once, and what a second deck's copy of that face would read as (``TableState.counted_aside``)."""
     cards = [lab for v in out.values() for _, lab, _ in v]
     reads = Detections.merge([weak, rivals]) if rivals is not None and len(rivals) else weak
     if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(reads):
@@ -850,6 +855,9 @@ def _name_by_count(
     if not (mine & rival).any() and conf < floor:
         return None
     out[zone].append((x, label, min(conf, cap)))
+    if aside is not None:
+        for lab in {str(lab) for lab in labels[on]} & set(elsewhere):
+            aside[lab] = float(reads.confidence[on & (labels == lab)].max())
     return label
 
 
@@ -996,6 +1004,7 @@ class TablePipeline:
         self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
         self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
         self._read_counted: dict[str, tuple[str, ...]] = {}  # faces named by the count, per zone (latest)
+        self._read_aside: dict[str, tuple[tuple[str, float], ...]] = {}  # what the count set aside (latest)
         # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
         # forgotten when the region is read empty
@@ -1082,6 +1091,7 @@ class TablePipeline:
         carried: dict[str, list[str]] = {}
         blank: dict[str, list[str]] = {}
         counted: dict[str, list[str]] = {}
+        aside: dict[str, dict[str, float]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -1111,6 +1121,8 @@ class TablePipeline:
                         blank[z.key] = list(got.blank_corner)
                     if got.counted:
                         counted[z.key] = list(got.counted)
+                        if got.aside:
+                            aside[z.key] = dict(got.aside)
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
@@ -1124,6 +1136,8 @@ class TablePipeline:
             update["blank_corner_faces"] = blank
         if counted:
             update["counted_faces"] = counted
+        if aside:
+            update["counted_aside"] = aside
         if self._view is not None and self._view.shift_px is not None:
             update["view_moved_px"] = self._view.shift_px
         return state.model_copy(update=update) if update else state
@@ -1352,6 +1366,7 @@ class TablePipeline:
                         self._read_carried.get(z.key, ()),
                         self._read_blank.get(z.key, ()),
                         self._read_counted.get(z.key, ()),
+                        self._read_aside.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -1429,12 +1444,17 @@ class TablePipeline:
                         cards=cards,
                         unread=got.unread + len(v) - len(keep),
                     )
-                self._settled_conf[z.key] = got._replace(counted=tuple(c for c in named if c not in gone))
+                left = tuple(c for c in named if c not in gone)
+                self._settled_conf[z.key] = got._replace(counted=left, aside=got.aside if left else ())
                 readings[z.key] = z.settled_value = z.last = new
                 z.recheck, w.quiet = True, None
 
     def _name_by_count(
-        self, out: dict[str, list[tuple[float, str, float]]], lone: tuple[str, float, np.ndarray], region: str
+        self,
+        out: dict[str, list[tuple[float, str, float]]],
+        lone: tuple[str, float, np.ndarray],
+        region: str,
+        aside: dict[str, float] | None = None,
     ) -> str | None:
         """``_name_by_count`` on the last detection's weak and rival reads, with the faces every other
         position shows; ``region``: the position the cards are this one's (a card region, or the one
@@ -1448,6 +1468,7 @@ class TablePipeline:
             self._shown_elsewhere(region),
             self._rival_reads,
             cap=self.cfg.min_confidence,
+            aside=aside,
         )
 
     def _remember_hand(
@@ -1590,6 +1611,7 @@ class TablePipeline:
             self._read_carried.pop(key, None)
             self._read_blank.pop(key, None)
             self._read_counted.pop(key, None)
+            self._read_aside.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
@@ -1659,9 +1681,12 @@ class TablePipeline:
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
-                named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name)
+                aside: dict[str, float] = {}
+                named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name, aside)
                 if named is not None:
                     self._read_counted[unnamed[0][0]] = (named,)
+                    if aside:
+                        self._read_aside[unnamed[0][0]] = tuple(sorted(aside.items()))
                     unnamed.clear()
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1

@@ -109,6 +109,13 @@ class TableState(_Model):
     # pipeline's floor (0.4), so a finding resting on it is a review item.
     # Empty: every face listed was read surely (ground truth, older records).
     counted_faces: dict[str, list[str]] = Field(default_factory=dict)
+    # Of the zones in ``counted_faces``, those whose count set aside a face its reads also named because
+    # another position showed it (one deck holds each face once), by the same keys: each face set aside
+    # with its surest read there. A second deck's copy of that face, a duplicate (seed 002 rule 5.5),
+    # would read so too, and the count named it otherwise: FOREIGN-CARD makes a review item of it.
+    # b53-0012 (seed 53, 720p): an injected second 6c, read 6s at 0.45 and 6c at 0.33 beside the
+    # dealer's 6c, was named 6s. Empty: none (ground truth, older records).
+    counted_aside: dict[str, dict[str, Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
@@ -128,6 +135,11 @@ class TableState(_Model):
                         f"{field}[{key!r}] names {sorted(missing)}, not among the zone's cards "
                         f"at frame {self.frame}"
                     )
+        for key in self.counted_aside:
+            if key not in self.counted_faces:
+                raise ValueError(
+                    f"counted_aside[{key!r}]: the zone names no face by the count at frame {self.frame}"
+                )
         for key, confs in self.card_confidence.items():
             cards = self.zone_cards(key)
             if len(confs) != len(cards):

@@ -32,6 +32,15 @@ named Td by the count, was withdrawn at 29.04 s when seat 5 turned up its Td and
 the accepted Td beside seat 5's made a FOREIGN-CARD review item on no violation. A counted face still
 shown beside the other sighting is reported as any duplicate (no surer than the count's read).
 
+A duplicate the count may have hidden: where the count named a hand's one doubtful card and set aside
+another face its reads named because another position showed it (``TableState.counted_aside``), a
+second deck's copy of that face would have read just so. While both are shown, a review item as sure
+as the read set aside (the round may be void: SETTLEMENT's judgements of that round are capped by
+it). b53-0012 (seed 53, 720p): an injected second 6c at seat 3 read 6s at 0.45 and 6c at 0.33 beside
+the dealer's 6c; the count named it 6s, the FOREIGN-CARD was missed and the void round's settlement
+of seat 4 alerted at 0.87 (a false alert). Of the count's namings that set a shown face aside on four
+other batches (seeds 41, 42, 47, 48), five, all were right: each is a review item on no violation.
+
 A duplicate one of whose sightings the camera named without reading its index where it lay -
 carried from the hand seen whole before (``PositionState.carried``), named by a blank corner
 (``blank_corner``) or by the count (``counted``) - is a review item whatever the reads' confidence:
@@ -115,8 +124,58 @@ class ForeignCard(Check):
                         review=None if not inferred else _INFERRED.format(card, ", ".join(inferred)),
                     )
                 )
+        if now is not None and now.counted_aside:
+            out += self._set_aside(rnd, now, where, read, t, frame)
         return out
 
+    def _set_aside(
+        self,
+        rnd: RoundState,
+        now: TableState,
+        where: dict[str, list[str]],
+        read: dict[str, list[float | None]],
+        t: float,
+        frame: int,
+    ) -> list[Finding]:
+        """A duplicate the count may have hidden (module doc): a face a position's count set aside
+        (``TableState.counted_aside``) that another position shows, while the position shows the
+        face the count named instead. A review item, as sure as the read set aside."""
+        out = []
+        for p in rnd.positions.values():
+            accepted = {tok for tok, _ in p.card_reads()}
+            for key in position_zones(p.name):
+                named = [c for c in now.counted_faces.get(key, []) if c in accepted]
+                for face, conf in now.counted_aside.get(key, {}).items():
+                    others = [n for n in where.get(face, []) if n != p.name]
+                    if not named or not others or self.reported(rnd.number, f"dup:{face}"):
+                        continue
+                    if not self.once(rnd, f"aside:{face}"):
+                        continue
+                    seen = _sightings(
+                        others, [r for n, r in zip(where[face], read[face], strict=True) if n != p.name]
+                    )
+                    out.append(
+                        self.finding(
+                            rnd,
+                            seat=p.seat,
+                            t=t,
+                            frame=frame,
+                            expected=f"one {face} in the deck",
+                            observed=f"{face} seen at {seen}; at {p.name}, a card the count named {named[0]} "
+                            f"was read {face} too (read {conf:.2f})",
+                            read=conf,
+                            rests_on=[p],
+                            review=_ASIDE.format(face),
+                        )
+                    )
+        return out
+
+
+# why a duplicate the count may have hidden is for review
+_ASIDE = (
+    "the count set the {0} aside because another position shows it (one deck holds each face once); a "
+    "second deck's {0} would read so"
+)
 
 # why a duplicate resting on a face the camera named without reading it where it lay is for review
 _INFERRED = (
