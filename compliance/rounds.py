@@ -278,6 +278,8 @@ class PositionState:
     # each card's confidence in dealt / high / low as accepted, parallel to those (TableState.card_reads)
     card_conf: tuple[Reads, Reads, Reads] = ((), (), ())
     set_read: float | None = None  # read confidence of the faces of set_high / set_low when last seen
+    set_card_conf: tuple[Reads, Reads] = ((), ())  # each card's of set_high / set_low then (card_conf)
+    exposed_card_conf: tuple[Reads, Reads] = ((), ())  # each card's of exposed_event's high / low
     faces_seen: set[str] = field(default_factory=set)  # every face accepted at this position this round
     # faces some state named as the one card missing from the hand seen whole before rather than by
     # reading them where they lay (TableState.carried_faces), while this round was open
@@ -345,6 +347,13 @@ class PositionState:
         if any(c is None for c in shown):
             return None
         return agreeing_reads(read, max(c for c in shown if c is not None))
+
+    def note_set(self) -> None:
+        """Keep the setting it shows now as the one last seen set (``set_high``, ``set_low``), with
+        its reads."""
+        self.set_high, self.set_low = self.high, self.low
+        self.set_read = min_read(self.read_conf[1], self.read_conf[2])
+        self.set_card_conf = (self.card_conf[1], self.card_conf[2])
 
     @property
     def cards(self) -> Tokens:
@@ -895,8 +904,7 @@ class RoundTracker:
         if p.set_event is None:
             if p.is_set:
                 p.set_by = "iverify" if p.iverify_before_set else "player"
-                p.set_high, p.set_low = p.high, p.low
-                p.set_read = min_read(p.read_conf[1], p.read_conf[2])
+                p.note_set()
                 p.set_event = _event(
                     rnd,
                     EventKind.SEAT_SET,
@@ -950,8 +958,7 @@ class RoundTracker:
             return
         # (d) anything else is a change of the set hand.
         if p.is_set:
-            p.set_high, p.set_low = p.high, p.low
-            p.set_read = min_read(p.read_conf[1], p.read_conf[2])
+            p.note_set()
             if (
                 p.set_by == "player"
                 and p.exposed_event is not None
@@ -1009,8 +1016,8 @@ class RoundTracker:
             return
         if not p.is_set or not all(_is_face(c) for c in p.high + p.low):
             return
-        p.set_high, p.set_low = p.high, p.low
-        p.set_read = min_read(p.read_conf[1], p.read_conf[2])
+        p.note_set()
+        p.exposed_card_conf = p.set_card_conf
         p.lifted_after_reveal = False
         p.exposed_event = _event(
             rnd,
@@ -1045,8 +1052,7 @@ class RoundTracker:
             and all(_is_face(c) for c in d.high + d.low)
             and (d.high, d.low) != (d.set_high, d.set_low)
         ):
-            d.set_high, d.set_low = d.high, d.low
-            d.set_read = min_read(d.read_conf[1], d.read_conf[2])
+            d.note_set()
             ev = _event(
                 rnd,
                 EventKind.DEALER_SET,

@@ -565,6 +565,31 @@ def test_a_foul_rests_only_on_the_cards_whose_misread_could_unmake_it() -> None:
     assert f.status == "review" and f.confidence == 0.58
 
 
+def _push_paid() -> Table:
+    """Seat 1's king-high under the dealer's aces, its J-8 low over his 7-3: a push (seed 002 3.14),
+    paid by the dealer."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "Kd Qc 9d 7d 5c Jc 8h", "dealer": "As Ac 5h 4h 2s 7s 3d"})
+    t.set(1, "Jc 8h", high="Kd Qc 9d 7d 5c").set(3).expose_dealer().dealer_set("7s 3d")
+    return t.turn(1).turn(3).pay(1).collect_all().hold(1)
+
+
+def test_a_settlement_rests_only_on_the_card_whose_misread_could_change_its_result() -> None:
+    [truth] = Run(_push_paid()).of("SETTLEMENT")
+    assert truth.status == "alert" and truth.seat == 1 and truth.expected.startswith("push")
+    # whatever the 5c is (at most a pair, or four diamonds), the king-high stays under the aces
+    [f] = camera_run(camera_cards(_push_paid(), {("seat1.high", "5c"): 0.6})).of("SETTLEMENT")
+    assert f.status == "alert" and f.confidence == SURE
+    assert "the result is the same whatever 5c (read 0.60) is" in f.observed
+    # the dealer's 7s could be a queen or higher, his low then over seat 1's: lose both, not a push
+    [f] = camera_run(camera_cards(_push_paid(), {("dealer.low", "7s"): 0.6})).of("SETTLEMENT")
+    assert f.status == "review" and f.confidence == 0.6 and "whatever" not in f.observed
+    # two doubtful cards: not tried, the weakest read stands
+    t = camera_cards(_push_paid(), {("seat1.high", "5c"): 0.6, ("seat1.high", "9d"): 0.65})
+    [f] = camera_run(t).of("SETTLEMENT")
+    assert f.status == "review" and f.confidence == 0.6
+
+
 def _paid_then_lifted(paid: bool) -> Table:
     """Seat 1 is turned face up and settled (paid, or its wager taken); the dealer has lifted its low
     hand off the felt first, and the high hand left lying is read with doubt from then on."""

@@ -34,14 +34,22 @@ every card of the two settings judged, as they were read when last seen set (the
 DEALER_SET; the seat's exposure, or its last face-up setting when that is the one judged): one
 misread card can turn a win into a loss. A hand the i-Verify display showed as the same faces is read
 surer (``PositionState.corroborated``: two pictures agree). Cards seen elsewhere (the seat's areas
-at the moment of the payout, a hand being collected) are not what the result rests on.
+at the moment of the payout, a hand being collected) are not what the result rests on. Where exactly
+one card of the two settings is read under ``MonitorConfig.review_below`` and the result is the same
+whatever card of the deck not shown it is (``settle_main_wager`` on each), the result rests on the
+other cards' reads, and the finding says so: seed 42's b42-0005, the player's Kc low over the dealer's
+7s and the dealer's aces over the player's queen-high, a push whatever the player's 0.63 card is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from compliance.checks._base import Check, CheckContext, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import PositionState, RoundState, min_read
+from compliance.rounds import PositionState, Reads, RoundState, min_read
+from rules.cards import JOKER_CODE, Card
 from rules.paytables import Game
 from rules.settings import Setting, is_foul
 from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
@@ -108,7 +116,7 @@ class Settlement(Check):
         settings = self._settings(rnd, p)
         if settings is None:
             return []  # not known yet (or never): nothing is judged, nothing invented
-        dealer, player, read = settings
+        dealer, player, read, hands = settings
         result = self._result(dealer, player)
         if result is None:
             return []
@@ -118,6 +126,8 @@ class Settlement(Check):
         what = {"paid": "paid the wager", "taken": "took the wager", "left": "left the wager, no payout"}
         observed = f"the dealer {what[action]}: seat {p.seat} {show(player)} against the dealer's "
         observed += show(dealer)
+        read, stands = self._stands_on(result.outcome, hands, read)
+        observed += stands
         void = _suspected_void(rnd)
         if void is not None and 1.0 - void.confidence < confidence:
             # the result stands only if the round does: a duplicate suspected (for review) may void it,
@@ -139,9 +149,11 @@ class Settlement(Check):
             )
         ]
 
-    def _settings(self, rnd: RoundState, p: PositionState) -> tuple[Setting, Setting, float | None] | None:
+    def _settings(
+        self, rnd: RoundState, p: PositionState
+    ) -> tuple[Setting, Setting, float | None, tuple[_Hand, _Hand]] | None:
         """The dealer's setting and the seat's that the result rests on, with the read confidence of
-        their cards (None: sure)."""
+        their cards (None: sure) and each hand's cards with their own reads."""
         d = rnd.dealer
         dealer = setting_of(d.set_high, d.set_low) if d.set_event is not None else None
         if dealer is None or p.exposed_event is None:
@@ -150,14 +162,75 @@ class Settlement(Check):
         if first is None:
             return None
         d_read = d.corroborated(d.set_read, [*d.set_high, *d.set_low])
+        d_hand = _Hand(d.set_high, d.set_low, _per_card(d.set_card_conf, d_read, d.set_read))
         ex = p.exposed_event
         exposed = p.corroborated(ex.read_confidence, [*ex.high, *ex.low])
-        if is_foul(first):
-            return dealer, first, min_read(d_read, exposed)  # as the player set it: the policy decides
+        p_hand = _Hand(
+            tuple(ex.high), tuple(ex.low), _per_card(p.exposed_card_conf, exposed, ex.read_confidence)
+        )
+        if is_foul(first):  # as the player set it: the policy decides
+            return dealer, first, min_read(d_read, exposed), (d_hand, p_hand)
         last = setting_of(p.set_high, p.set_low)
         if last is not None and last.cards == first.cards:
-            return dealer, last, min_read(d_read, p.corroborated(p.set_read, [*p.set_high, *p.set_low]))
-        return dealer, first, min_read(d_read, exposed)
+            p_read = p.corroborated(p.set_read, [*p.set_high, *p.set_low])
+            p_hand = _Hand(p.set_high, p.set_low, _per_card(p.set_card_conf, p_read, p.set_read))
+            return dealer, last, min_read(d_read, p_read), (d_hand, p_hand)
+        return dealer, first, min_read(d_read, exposed), (d_hand, p_hand)
+
+    def _stands_on(
+        self, outcome: Outcome, hands: tuple[_Hand, _Hand], read: float | None
+    ) -> tuple[float | None, str]:
+        """The read the result ``outcome`` rests on (module doc), and what the finding says of a doubtful
+        read it does not rest on: ``read`` unless exactly one card of the two hands is read under
+        ``review_below`` and the result is the same whatever it is; then the other cards' lowest read."""
+        below = self.ctx.config.review_below
+        if read is None or read >= below:
+            return read, ""
+        cells = [
+            (h, a, i)
+            for h, hand in enumerate(hands)
+            for a in (0, 1)
+            for i, r in enumerate(hand.reads[a])
+            if r is not None and r < below
+        ]
+        if len(cells) != 1 or any(len(x.reads[a]) != len(x.cards(a)) for x in hands for a in (0, 1)):
+            return read, ""
+        (h0, a0, i0) = cells[0]
+        doubted, doubt = hands[h0].cards(a0)[i0], hands[h0].reads[a0][i0]
+        assert doubt is not None
+        kept = {
+            c
+            for h, x in enumerate(hands)
+            for a in (0, 1)
+            for i, c in enumerate(x.cards(a))
+            if (h, a, i) != cells[0]
+        }
+        for card in _DECK:
+            if card in kept:
+                continue
+            parts = [[list(x.high), list(x.low)] for x in hands]
+            parts[h0][a0][i0] = card
+            try:
+                got = settle_main_wager(
+                    self._options,
+                    (parts[0][0], parts[0][1]),
+                    (parts[1][0], parts[1][1]),
+                    house_way=self.ctx.house_way,
+                )
+            except ValueError:
+                return read, ""
+            if got.outcome is not outcome:
+                return read, ""
+        rest = min_read(
+            *(
+                r
+                for h, x in enumerate(hands)
+                for a in (0, 1)
+                for i, r in enumerate(x.reads[a])
+                if (h, a, i) != cells[0]
+            )
+        )
+        return rest, f" (the result is the same whatever {doubted} (read {doubt:.2f}) is)"
 
     def _result(self, dealer: Setting, player: Setting) -> BetResult | None:
         key = tuple(
@@ -173,6 +246,29 @@ class Settlement(Check):
             if len(self._cache) > 4096:
                 self._cache.pop(next(iter(self._cache)))
         return self._cache[key]
+
+
+_DECK = [str(Card.from_code(c)) for c in range(JOKER_CODE + 1)]
+
+
+class _Hand(NamedTuple):
+    """A setting the result rests on: its high and low hands' cards, and each card's read (``reads``:
+    high's then low's; None: sure)."""
+
+    high: Sequence[str]
+    low: Sequence[str]
+    reads: tuple[Reads, Reads]
+
+    def cards(self, area: int) -> Sequence[str]:
+        return self.high if area == 0 else self.low
+
+
+def _per_card(per_card: tuple[Reads, Reads], hand: float | None, raw: float | None) -> tuple[Reads, Reads]:
+    """Each card's read of a setting: its own (``per_card``), or where the i-Verify display made the
+    hand's read surer (``hand`` above ``raw``: ``PositionState.corroborated``) that read for every card."""
+    if hand != raw:
+        return tuple(tuple(hand for _ in area) for area in per_card)  # type: ignore[return-value]
+    return per_card
 
 
 def _suspected_void(rnd: RoundState) -> Finding | None:
