@@ -1049,6 +1049,34 @@ def test_the_display_is_read_once_more_after_it_has_shown_a_hand_for_a_second() 
         assert states[-1].iverify.high == (high if rule else [*high[:4], "5d"])
 
 
+def test_a_display_read_blank_is_looked_at_once_more_a_second_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """b53-0014: the display read blank 0.16 s after it began to show seat 5's hand (a frame caught
+    mid-change) and stayed so for 3.6 s: its picture did not change again. A blank reading gets the
+    display's second look too."""
+    import vision.pipeline as pipeline_module
+    from vision.displays import Header
+
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for look in (1.0, 0.0):
+        calls = {"n": 0}
+        real = pipeline_module.read_header
+
+        def first_blank(panel: np.ndarray, min_score: float = 0.5) -> Header:
+            calls["n"] += 1
+            return Header("blank", None, 1.0) if calls["n"] <= 2 else real(panel, min_score)
+
+        monkeypatch.setattr(pipeline_module, "read_header", first_blank)
+        p = TablePipeline(lay, _SureOf({}), CFG.model_copy(update={"iverify_second_look_s": look}))
+        states = _run(p, _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low), 40, 0)
+        assert states[0].iverify.mode == "blank"
+        if look:
+            assert states[-1].iverify.mode == "dealer" and states[-1].iverify.high == high
+            assert states[-1].iverify.low == low
+        else:
+            assert states[-1].iverify.mode == "blank"
+
+
 def test_a_card_zone_holding_a_doubtful_read_is_read_once_more_a_second_later() -> None:
     """b47-0007: the dealer's 4s read 4d at 0.38 as he set his hand, and 4s at 0.66 once he next
     touched it; nothing had changed the picture between. A zone holding a read under

@@ -1016,6 +1016,8 @@ class TablePipeline:
         self._known_on_felt: dict[str, bool] = {}
         self._display_read_at: tuple[str | None, int] = (None, 0)
         self._display_read_t: float | None = None  # when the display last showed a hand, read
+        self._blank_read_t: float | None = None  # when a new picture of the display was last read blank
+        self._blank_looked_t: float | None = None  # the blank read (its time) last given a second look
         self._display_looked: IVerifyReading | None = None  # the display's reading last given a second look
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
@@ -1726,6 +1728,8 @@ class TablePipeline:
             return {"iverify": IVerifyReading(False, prev.mode, prev.seat, prev.high, prev.low)}
         head = read_header(crop, self.cfg.header_min_score)
         if head.mode == "blank":
+            if not w.zones[0].looking:  # a read of a new picture (not the second look at it)
+                self._blank_read_t = t
             return {"iverify": IVerifyReading(True)}
         y0 = round(crop.shape[0] * HEADER_FRACTION)
         zoom = iverify_zoom(r.px_per_mm, self.cfg.card_px_per_mm)
@@ -1999,24 +2003,34 @@ class TablePipeline:
         dealer's house way for seconds while the dealer turns his cards up beside it: what the felt
         then shows (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47,
         720p): the dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up
-        on the felt holding it."""
+        on the felt holding it. A display read blank is looked at once more the same way (its header
+        alone is read: no detector call): b53-0014 (seed 53, 720p), the display read blank 0.16 s after
+        it began to show seat 5's hand, a frame caught mid-change, and stayed blank for 3.6 s."""
         v = self.tracker.value("iverify")
         if not isinstance(v, IVerifyReading) or not v.visible:
             return
         region = _display_region(v.mode, v.seat)
-        if region is None:
-            return
         timed = felt = False
         look = self.cfg.iverify_second_look_s
-        if (
+        if region is None:  # blank: once for each new picture read so
+            since = self._blank_read_t
+            if (
+                v.mode == "blank"
+                and look
+                and since is not None
+                and since != self._blank_looked_t
+                and t - since >= look
+            ):
+                self._blank_looked_t, timed = since, True
+        elif (
             look
             and v != self._display_looked
             and self._display_read_t is not None
             and t - self._display_read_t >= look
         ):
             self._display_looked, timed = v, True
-        known = self._known_hand.get(region)
-        version = (region, self._known_version.get(region, 0))
+        known = self._known_hand.get(region) if region is not None else None
+        version = (region, self._known_version.get(region, 0) if region is not None else 0)
         if known is not None and self._known_on_felt.get(region, False) and version != self._display_read_at:
             self._display_read_at = version
             felt = sorted([*v.high, *v.low]) != sorted(known)
