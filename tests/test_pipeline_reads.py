@@ -706,6 +706,18 @@ def test_a_card_showing_its_paper_and_no_index_is_read_as_the_joker_but_only_for
     t.paper = [(250, 620, True)]
     s = _run(TablePipeline(lay, _SureOf({}), CFG), t, 10, 0)[-1]
     assert s.seat(1).high == [] and s.seat(2).high == ["Kd"] and s.blank_corner_faces == {}
+    # one deck of 53 holds one Joker (seed 002 rule 2.1): with a Jk read by its index in the same
+    # region (b51-0003: the dealer's Joker, read at one end, blank at the other) or shown at another
+    # position, blank paper is not another
+    for where in ((330, 620), (1000, 330)):
+        t = _WithPaperCards(lay, cards=[("Kd", 760, 620), ("Jk", *where)])
+        t.paper = []
+        p = TablePipeline(lay, _SureOf({}), CFG)
+        states = _run(p, t, 6, 0)
+        t.paper = [(250, 620, False)]  # put down after the Jk was read
+        s = [*states, *_run(p, t, 10, 6)][-1]
+        assert s.seat(1).high == ([] if where[0] == 1000 else ["Jk"]) and s.blank_corner_faces == {}
+        assert [*s.seat(1).high, *s.dealer.low].count("Jk") == 1
 
 
 class _SlotPanel(SynthTable):

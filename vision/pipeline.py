@@ -1624,6 +1624,12 @@ class TablePipeline:
             if jokers is None:
                 jokers = blank_corner_cards(crop, seen, r.px_per_mm, self._unread_boxes)
                 self._blank_memory.keep(place, crop, jokers)
+            if len(jokers) and (JOKER_CLASS in dets.class_id or "Jk" in self._shown_elsewhere(r.name)):
+                # one deck of 53 cards holds one Joker (seed 002 rule 2.1): a Joker's index read here or shown
+                # at another position, blank paper is not a second one. b51-0003 (seed 51, 720p): the
+                # dealer's Joker read Jk at 0.68 by its index and named again by its blank other end,
+                # two Jokers: a FOREIGN-CARD and a CARD-COUNT review item on no violation
+                jokers = jokers[:0]
             by_paper = np.zeros(len(dets) + len(jokers), bool)
             by_paper[len(dets) :] = True
             if len(jokers):  # a Joker printing no index (or a star) that the detector could not read
