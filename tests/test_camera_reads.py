@@ -565,6 +565,19 @@ def test_a_foul_rests_only_on_the_cards_whose_misread_could_unmake_it() -> None:
     assert f.status == "review" and f.confidence == 0.58
 
 
+def test_a_foul_re_set_and_played_rests_on_the_fouls_reads_not_on_the_re_sets() -> None:
+    t = Table("six-card", seats=[1, 2, 3], foul_policy="loses").hold(1).chips(1, 3).lcd(2)
+    t.deal_all({"seat1": "Kc 9s 7h 5c 3d 2s"}).set(1, "Kc").set(3).expose_dealer().dealer_set().turn(1)
+    since = t.states[-1].t + 0.01
+    t.place(1, "Kc 7h 5c 3d 2s", "9s").turn(3).collect_all().hold(1)  # re-set and played (seed 000 rule 5)
+    # the re-set's Kc read with doubt: it shows the foul's very cards, so the doubt is no doubt of them
+    [f] = camera_run(camera_cards(t, {("seat1.high", "Kc"): 0.6}, since=since)).of("FOUL-MISHANDLED")
+    assert f.status == "alert" and f.confidence == SURE and "re-set to" in f.observed
+    # the same doubt at the turn-over, when the foul was read: for review
+    [f] = camera_run(camera_cards(t, {("seat1.low", "Kc"): 0.6})).of("FOUL-MISHANDLED")
+    assert f.status == "review" and f.confidence == 0.6
+
+
 def _push_paid() -> Table:
     """Seat 1's king-high under the dealer's aces, its J-8 low over his 7-3: a push (seed 002 3.14),
     paid by the dealer."""

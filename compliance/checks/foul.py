@@ -13,7 +13,10 @@ A player hand is *foul* when its low hand outranks its high hand (``rules.settin
 * ``loses`` (seed 000 rule 5: "his hand fouls and he automatically loses to the dealer"): the hand
   must not be re-set and played as a valid hand. Trigger: after the foul exposure, the seat's cards
   change to another full setting (a HAND_CHANGED that reads as a setting) - the dealer re-set it.
-  Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips).
+  Judged at once. Whether the wager was then taken is SETTLEMENT's to judge (from the chips). The
+  finding rests on the foul exposure's reads only: the re-set shows the same cards (a misread in it
+  would not), so its own reads add no doubt (seed 52's b52-0011 had been a review item at 0.70, the
+  re-set's weakest read).
 
 A hand turned up with one face the camera could not name (its area one card short: the face is in
 ``TableState.unread_faces``, not among the cards) is judged once a later setting of that seat names
@@ -114,7 +117,9 @@ class FoulMishandled(Check):
                         observed=f"the hand was re-set to {show(s)} and played"
                         + self._doubt_note.get(key, "")
                         + self._naming(event.position, rnd),
-                        read=min_read(self._read.get((rnd.number, event.position)), event.read_confidence),
+                        # the re-set shows the foul's very cards (checked above): a misread there would
+                        # not, so the finding rests on the foul's reads, not on the re-set's
+                        read=self._read.get((rnd.number, event.position)),
                         rests_on=[rnd.positions[event.position]],
                     )
                 ]
