@@ -37,8 +37,10 @@ surer (``PositionState.corroborated``: two pictures agree). Cards seen elsewhere
 at the moment of the payout, a hand being collected) are not what the result rests on. Where exactly
 one card of the two settings is read under ``MonitorConfig.review_below`` and the result is the same
 whatever card of the deck not shown it is (``settle_main_wager`` on each), the result rests on the
-other cards' reads, and the finding says so: seed 42's b42-0005, the player's Kc low over the dealer's
-7s and the dealer's aces over the player's queen-high, a push whatever the player's 0.63 card is.
+other cards' reads, and the finding says so (a king-high under the dealer's aces and a J-8 low over his
+7-3 are a push whatever the king-high's 5 is). On the 720p batches it seldom applies: most doubtful
+settlements there rest on two doubtful cards, or on one whose misread could change the result (b42-0005:
+a foul six-card hand whose 0.63 card could unmake the foul).
 """
 
 from __future__ import annotations
