@@ -38,9 +38,10 @@ at the moment of the payout, a hand being collected) are not what the result res
 one card of the two settings is read under ``MonitorConfig.review_below`` and the result is the same
 whatever card of the deck not shown it is (``settle_main_wager`` on each), the result rests on the
 other cards' reads, and the finding says so (a king-high under the dealer's aces and a J-8 low over his
-7-3 are a push whatever the king-high's 5 is). On the 720p batches it seldom applies: most doubtful
-settlements there rest on two doubtful cards, or on one whose misread could change the result (b42-0005:
-a foul six-card hand whose 0.63 card could unmake the foul).
+7-3 are a push whatever the king-high's 5 is). On the 720p batches it seldom changes a status: most
+doubtful settlements there are capped by a duplicate suspected in the round, or rest on a card whose
+misread could change the result (b42-0005: a foul six-card hand whose 0.63 card could unmake the foul;
+b48-0011: a Joker named by its blank corner that, read as a king, would pair the player's king).
 """
 
 from __future__ import annotations
