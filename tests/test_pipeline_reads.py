@@ -1148,11 +1148,11 @@ def test_a_display_face_the_hand_on_the_felt_lacks_yields_to_the_card_it_shows()
 def test_a_felt_face_the_hand_on_the_display_lacks_yields_to_the_card_it_shows() -> None:
     """b51-0005: the dealer's 8d read Td (under 0.7) on the felt for 6 s, the display having shown his
     hand, 8d read surer, a moment before. The felt's whole hand but for a face the display's hand
-    lacks, sharing rank or suit with the one card of it not read here, read surer on the display by
-    more than 0.1: that card, said apart."""
+    lacks, sharing rank or suit with the one card of it not read here, read surer on the display: that
+    card, said apart (b48-0000: the display's 6d at 0.71 against the felt's Td at 0.67, right)."""
     lay = make_layout()
     high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
-    for conf, shown, named in ((0.6, 0.9, "Ts"), (0.75, 0.9, "Th"), (0.6, 0.65, "Th")):
+    for conf, shown, named in ((0.6, 0.9, "Ts"), (0.75, 0.9, "Th"), (0.6, 0.65, "Ts")):
         det = _MisreadFirst("Ts", "Th", 99, conf=conf)
         det.conf["Ts"] = shown  # the display's read of the Ts
         p = TablePipeline(lay, det, CFG)
