@@ -371,8 +371,8 @@ _DISPLAY_YIELDS = 0.7
 # than this (``TablePipeline._felt_misreads``). The nineteenth session set 0.1: the display's wrong
 # reads had been surer than the felt's right ones by 0.03-0.04 (b47-0012's 5s against 5c; s01 under
 # dimmed lights, 3d read Jd). Measured again on every batch in the twentieth session, its right ones
-# are surer by as little (b48-0000's 6d, 0.71 against the felt's Td at 0.67): with 0.1, seeds 48 and 51
-# kept five felt misreads the display had right (48: R 0.9982 -> 0.9955, 27 -> 24/30 exact; the
+# are surer by as little (b48-0000's 6d, 0.71 against the felt's Td at 0.67): with 0.1, seeds 47, 48 and
+# 51 kept six felt misreads the display had right (48: R 0.9982 -> 0.9955, 27 -> 24/30 exact; the
 # nineteenth session's 0.9982 was measured before it set the margin) and two were spared (b47-0012;
 # b54-0001's Qs read Qc on the display), and the sample under dimmed lights one (P 0.9944 -> 0.9963).
 # The surer view is trusted, as the display is against the felt (``_DISPLAY_YIELDS``).
