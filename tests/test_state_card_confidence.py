@@ -80,7 +80,7 @@ def test_what_the_count_set_aside_belongs_to_a_zone_it_named_a_face_in() -> None
         == {}
     )
     with pytest.raises(
-        ValidationError, match="counted_aside\\['seat3.low'\\]: the zone names no face by the count"
+        ValidationError, match=r"counted_aside\['seat3\.low'\]: the zone names no face by the count"
     ):
         _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.low": {"Ks": 0.33}})
     with pytest.raises(ValidationError, match="less than or equal to 1"):

@@ -2040,11 +2040,16 @@ class TablePipeline:
             and t - self._display_read_t >= look
         ):
             self._display_looked, timed = v, True
-        known = self._known_hand.get(region) if region is not None else None
-        version = (region, self._known_version.get(region, 0) if region is not None else 0)
-        if known is not None and self._known_on_felt.get(region, False) and version != self._display_read_at:
-            self._display_read_at = version
-            felt = sorted([*v.high, *v.low]) != sorted(known)
+        if region is not None:
+            known = self._known_hand.get(region)
+            version = (region, self._known_version.get(region, 0))
+            if (
+                known is not None
+                and self._known_on_felt.get(region, False)
+                and version != self._display_read_at
+            ):
+                self._display_read_at = version
+                felt = sorted([*v.high, *v.low]) != sorted(known)
         if not (timed or felt):
             return
         for w in self._watch:
