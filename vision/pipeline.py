@@ -850,7 +850,8 @@ def _name_by_count(
     area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
     on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
     labels = np.array(reads.labels, dtype=object)
-    left = {str(lab) for lab in labels[on]} - {*cards, *elsewhere, BACK}
+    read_on = {str(lab) for lab in labels[on]}
+    left = read_on - {*cards, *elsewhere, BACK}
     if len(left) != 1:
         return None
     (label,) = left
@@ -861,7 +862,7 @@ def _name_by_count(
         return None
     out[zone].append((x, label, min(conf, cap)))
     if aside is not None:
-        for lab in {str(lab) for lab in labels[on]} & set(elsewhere):
+        for lab in read_on & set(elsewhere):
             aside[lab] = float(reads.confidence[on & (labels == lab)].max())
     return label
 
@@ -2033,14 +2034,14 @@ class TablePipeline:
                 and t - since >= look
             ):
                 self._blank_looked_t, timed = since, True
-        elif (
-            look
-            and v != self._display_looked
-            and self._display_read_t is not None
-            and t - self._display_read_t >= look
-        ):
-            self._display_looked, timed = v, True
-        if region is not None:
+        else:
+            if (
+                look
+                and v != self._display_looked
+                and self._display_read_t is not None
+                and t - self._display_read_t >= look
+            ):
+                self._display_looked, timed = v, True
             known = self._known_hand.get(region)
             version = (region, self._known_version.get(region, 0))
             if (

@@ -145,15 +145,19 @@ class ForeignCard(Check):
             accepted = {tok for tok, _ in p.card_reads()}
             for key in position_zones(p.name):
                 named = [c for c in now.counted_faces.get(key, []) if c in accepted]
+                if not named:
+                    continue
                 for face, conf in now.counted_aside.get(key, {}).items():
-                    others = [n for n in where.get(face, []) if n != p.name]
-                    if not named or not others or self.reported(rnd.number, f"dup:{face}"):
+                    others = [
+                        (n, r)
+                        for n, r in zip(where.get(face, []), read.get(face, []), strict=True)
+                        if n != p.name
+                    ]
+                    if not others or self.reported(rnd.number, f"dup:{face}"):
                         continue
                     if not self.once(rnd, f"aside:{face}"):
                         continue
-                    seen = _sightings(
-                        others, [r for n, r in zip(where[face], read[face], strict=True) if n != p.name]
-                    )
+                    seen = _sightings([n for n, _ in others], [r for _, r in others])
                     out.append(
                         self.finding(
                             rnd,

@@ -139,14 +139,12 @@ class FoulMishandled(Check):
             if is_foul(last):
                 observed = f"foul hand {show(foul)} settled as dealt, never re-set"
                 read = min_read(self._read.get(key), self._last_read.get(key, ev.read_confidence))
-                observed += self._doubt_note.get(key, "")
             elif hw_set is not None and setting_key(last) != setting_key(hw_set):
                 observed = f"foul hand {show(foul)} re-set to {show(last)}, not the house way"
                 read = min_read(self._read.get(key), ev.read_confidence)
-                observed += self._doubt_note.get(key, "")
             else:
                 continue
-            observed += self._naming(position, rnd)
+            observed += self._doubt_note.get(key, "") + self._naming(position, rnd)
             if not self.once(rnd, position):
                 continue
             expected = "re-set by the house way (foul policy 'house-way-reset')"

@@ -189,25 +189,22 @@ class Settlement(Check):
         below = self.ctx.config.review_below
         if read is None or read >= below:
             return read, ""
-        cells = [
-            (h, a, i)
-            for h, hand in enumerate(hands)
-            for a in (0, 1)
-            for i, r in enumerate(hand.reads[a])
-            if r is not None and r < below
-        ]
-        if len(cells) != 1 or any(len(x.reads[a]) != len(x.cards(a)) for x in hands for a in (0, 1)):
+        if any(len(x.reads[a]) != len(x.cards(a)) for x in hands for a in (0, 1)):
             return read, ""
-        (h0, a0, i0) = cells[0]
-        doubted, doubt = hands[h0].cards(a0)[i0], hands[h0].reads[a0][i0]
-        assert doubt is not None
-        kept = {
-            c
+        # every card of the two settings with its place (hand, area, index) and its read
+        cells = [
+            ((h, a, i), c, r)
             for h, x in enumerate(hands)
             for a in (0, 1)
-            for i, c in enumerate(x.cards(a))
-            if (h, a, i) != cells[0]
-        }
+            for i, (c, r) in enumerate(zip(x.cards(a), x.reads[a], strict=True))
+        ]
+        doubtful = [cell for cell in cells if cell[2] is not None and cell[2] < below]
+        if len(doubtful) != 1:
+            return read, ""
+        ((h0, a0, i0), doubted, doubt) = doubtful[0]
+        assert doubt is not None
+        others = [cell for cell in cells if cell is not doubtful[0]]
+        kept = {c for _, c, _ in others}
         for card in _DECK:
             if card in kept:
                 continue
@@ -224,15 +221,7 @@ class Settlement(Check):
                 return read, ""
             if got.outcome is not outcome:
                 return read, ""
-        rest = min_read(
-            *(
-                r
-                for h, x in enumerate(hands)
-                for a in (0, 1)
-                for i, r in enumerate(x.reads[a])
-                if (h, a, i) != cells[0]
-            )
-        )
+        rest = min_read(*(r for _, _, r in others))
         return rest, f" (the result is the same whatever {doubted} (read {doubt:.2f}) is)"
 
     def _result(self, dealer: Setting, player: Setting) -> BetResult | None:
