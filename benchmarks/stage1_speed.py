@@ -8,7 +8,7 @@ pipeline over the clip until stage 1 has been asked ``--tiles`` tiles, keeps the
 (one onnxruntime thread, ``cv2.setNumThreads(1)``):
 - ms per tile for the whole model and for the cut one (at the detector's floor), and the largest
   difference between their decoded boxes (the same finds are asserted);
-- ms per 1280x720 frame for the thumbnail: one 4x area resize against ``vision.pipeline._shrunk``
+- ms per 1280x720 frame for the thumbnail: one 4x area resize against ``vision.pipeline.shrunk_frame``
   (halved twice, the half-size frame kept on the way).
 """
 
@@ -51,7 +51,7 @@ def main() -> int:
 
     from vision.detector import decode_yolo
     from vision.layout import load_layout
-    from vision.pipeline import PipelineConfig, _shrunk, load_shipped_detector, watch
+    from vision.pipeline import PipelineConfig, load_shipped_detector, shrunk_frame, watch
 
     clip = args.clip or _clip_720p()
     if clip is None or not clip.exists():
@@ -105,7 +105,7 @@ def main() -> int:
         frame = cv2.resize(frame, (1280, 720), interpolation=cv2.INTER_AREA)
         frames = [frame] * 50
         area = _per_call_ms(lambda f: cv2.resize(f, (320, 180), interpolation=cv2.INTER_AREA), frames)
-        halved = _per_call_ms(_shrunk, frames)
+        halved = _per_call_ms(shrunk_frame, frames)
         print(f"thumbnail, 1280x720: one 4x area resize {area:.2f} ms, halved twice {halved:.2f} ms")
     return 0
 

@@ -140,7 +140,7 @@ def _install_timers(timers: _Timers, pipe: Any, det: Any) -> Callable[[], None]:
         if isinstance(owner, type) or owner is vp:
             undo.append(lambda: setattr(owner, attr, old))
 
-    patch(vp, "_shrunk", "frame halved and quartered (block means)")
+    patch(vp, "shrunk_frame", "frame halved and quartered (block means, where not made as decoded)")
     patch(pipe, "_quiet", "quiet tests (thumbnail patches)")
     patch(pipe, "_step", "change tests of regions not quiet")
     patch(Region, "rectify", "rectifying regions")
@@ -191,7 +191,7 @@ def main() -> int:
     cv2.setNumThreads(args.threads)
 
     from vision.layout import load_layout
-    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline
+    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline, shrunk_frame
     from vision.sources import iter_frames
 
     clip = args.clip or _clip_720p()
@@ -225,14 +225,19 @@ def main() -> int:
     timers = _Timers()
     undo = _install_timers(timers, pipe, det) if args.breakdown else (lambda: None)
     source = iter_frames(
-        clip, analyse_fps=args.analyse_fps, skipped=True, read_ahead=READ_AHEAD, read_ahead_mb=READ_AHEAD_MB
+        clip,
+        analyse_fps=args.analyse_fps,
+        skipped=True,
+        read_ahead=READ_AHEAD,
+        read_ahead_mb=READ_AHEAD_MB,
+        prepare=shrunk_frame,  # as watch() reads a file
     )
     for fr in timers.frames(source) if args.breakdown else source:
         frames += 1
         if fr.image is None:
             continue
         analysed += 1
-        if pipe.process(fr.frame, fr.t, fr.image) is not None:
+        if pipe.process(fr.frame, fr.t, fr.image, fr.prepared) is not None:
             states += 1
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0

@@ -679,7 +679,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     grey level but still wakes the bet circle's region."""
     import cv2
 
-    from vision.pipeline import _THUMB, _shrunk
+    from vision.pipeline import _THUMB, shrunk_frame
 
     lay = make_layout()
     t = SynthTable(lay)
@@ -687,7 +687,7 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     _run(p, t, 12, 0)
     img = t.frame(12)
     w = next(w for w in p._watch if w.region.name == "seat2.bet")
-    thumb = _shrunk(img)[_THUMB]
+    thumb = shrunk_frame(img)[_THUMB]
     assert p._quiet(w, thumb)  # nothing changed
     x0, y0, x1, y1 = w.box  # type: ignore[misc]
     cx, cy = _THUMB * (x0 + x1) // 2, _THUMB * (y0 + y1) // 2
@@ -696,14 +696,14 @@ def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     chip8 = np.clip(chip, 0, 255).astype(np.uint8)
     grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(int) for x in (img, chip8)]
     assert np.abs(grey[0] - grey[1]).max() <= 1  # no grey level moved
-    assert not p._quiet(w, _shrunk(chip8)[_THUMB])
+    assert not p._quiet(w, shrunk_frame(chip8)[_THUMB])
 
 
 def test_the_thumbnail_is_the_frames_block_means() -> None:
     """Halved twice, the thumbnail gives each 4x4 block's mean (to a level of rounding), on any size."""
     import cv2
 
-    from vision.pipeline import _THUMB, _shrunk
+    from vision.pipeline import _THUMB, shrunk_frame
 
     rng = np.random.default_rng(3)
     for h, w in ((720, 1280), (363, 641)):
@@ -711,7 +711,7 @@ def test_the_thumbnail_is_the_frames_block_means() -> None:
         if h % 4:  # a picture (smooth), not noise: a block shifted by a pixel is then about the same
             yy, xx = np.mgrid[0:h, 0:w]
             img = np.stack([xx * 255 // w, yy * 255 // h, (xx + yy) * 127 // (w + h)], 2).astype(np.uint8)
-        thumb = _shrunk(img)[_THUMB]
+        thumb = shrunk_frame(img)[_THUMB]
         assert thumb.shape == (h // _THUMB, w // _THUMB, 3)
         means = img[: h // 4 * 4, : w // 4 * 4].reshape(h // 4, 4, w // 4, 4, 3).mean((1, 3))
         if h % 4 == 0 and w % 4 == 0:
@@ -758,3 +758,37 @@ def test_a_face_read_on_a_sleeve_passing_beside_a_zone_is_not_a_card_there() -> 
     t.arm = None
     seen += _run(p, t, 8, 20)
     assert seen and all(s.dealer.low == ["9h"] for s in seen)
+
+
+def test_a_frame_shrunk_as_it_was_decoded_gives_the_same_states_and_a_misfit_one_is_made_again() -> None:
+    """``process(..., shrunk)``: ``watch`` has the frame's block means made as it is decoded
+    (``iter_frames``' ``prepare``); the states are those of making them in ``process``, and means of
+    another picture's size are not used."""
+    from vision.pipeline import shrunk_frame
+
+    lay = make_layout()
+
+    def states(shrink: str) -> list[dict[str, object]]:
+        t = SynthTable(lay, lcd=2, chips={1})
+        p = TablePipeline(lay, ColourDetector(), CFG)
+        out = []
+        for i in range(30):
+            if i == 10:
+                t.cards = [("As", 250, 620), ("Kd", 330, 620)]
+            if i == 20:
+                t.chips = {1, 2}
+            img = t.frame(i)
+            given = {
+                "none": None,
+                "made": shrunk_frame(img),
+                "misfit": shrunk_frame(img[: img.shape[0] // 2]),
+            }[shrink]
+            s = p.process(i, i / 12.5, img, given)
+            if s is not None:
+                out.append(s.model_dump())
+        return out
+
+    plain = states("none")
+    assert plain[-1]["seats"][1]["chips"] is True  # type: ignore[index]
+    assert states("made") == plain
+    assert states("misfit") == plain

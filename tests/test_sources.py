@@ -386,3 +386,24 @@ def test_a_caller_that_stops_early_stops_the_reading_and_the_file_is_released(tm
     frames.close()  # the caller is done (a watch stopped)
     assert cap.released
     assert cap.read_count <= 3 + 4 + 2  # read no further than the frames waiting, not the whole file
+
+
+def test_prepare_runs_on_each_decoded_frame_of_a_file_in_the_reading_thread(tmp_path: Path) -> None:
+    """``prepare``: a decoded frame carries what it made of its picture, made on the read-ahead
+    thread when reading ahead (work off the caller's core); skipped frames carry nothing."""
+    import threading
+
+    write_clip(tmp_path / "a.avi", _frames(9), fps=10.0)
+    threads: set[str] = set()
+
+    def mean(image: np.ndarray) -> float:
+        threads.add(threading.current_thread().name)
+        return float(image.mean())
+
+    for ahead in (0, 3):
+        threads.clear()
+        got = list(iter_frames(tmp_path, analyse_fps=5.0, skipped=True, read_ahead=ahead, prepare=mean))
+        assert [f.prepared is None for f in got] == [f.image is None for f in got]
+        assert any(f.image is None for f in got) and any(f.image is not None for f in got)
+        assert all(f.prepared == float(f.image.mean()) for f in got if f.image is not None)
+        assert threads == ({"read-ahead"} if ahead else {threading.current_thread().name})

@@ -310,7 +310,7 @@ def evaluate_clip(
 ) -> ClipScore:
     """Run the pipeline over ``clip`` and score it against ``<clip>.states.jsonl`` / ``.truth.json``."""
     from compliance.events import ClipTruth
-    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline
+    from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline, shrunk_frame
     from vision.sources import iter_frames
 
     stem = clip.with_suffix("")
@@ -335,13 +335,17 @@ def evaluate_clip(
     frames = 0
     last = 0
     for fr in iter_frames(
-        clip, analyse_fps=cfg.analyse_fps, read_ahead=READ_AHEAD, read_ahead_mb=READ_AHEAD_MB
+        clip,
+        analyse_fps=cfg.analyse_fps,
+        read_ahead=READ_AHEAD,
+        read_ahead_mb=READ_AHEAD_MB,
+        prepare=shrunk_frame,
     ):
         if fr.image is None:
             continue
         frames += 1
         last = fr.frame
-        st = pipe.process(fr.frame, fr.t, fr.image)
+        st = pipe.process(fr.frame, fr.t, fr.image, fr.prepared)
         if st is not None:
             pred.append(st)
     rounds = [(r.round, r.t_start, r.t_end) for r in truth.rounds]

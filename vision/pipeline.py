@@ -103,6 +103,7 @@ __all__ = [
     "TablePipeline",
     "load_shipped_detector",
     "merge_card_indices",
+    "shrunk_frame",
     "watch",
     "zone_card_scale",
 ]
@@ -447,11 +448,13 @@ _QUIET_HARD = 20
 _QUIET_SPARSE = 0.01
 
 
-def _shrunk(image: np.ndarray) -> dict[int, np.ndarray]:
+def shrunk_frame(image: np.ndarray) -> dict[int, np.ndarray]:
     """The frame halved, and halved again down to the thumbnail (``_THUMB`` times smaller each way),
     each pixel the mean of its block: by how many times smaller each way (2, ..., ``_THUMB``). Halving
     twice gives the same means as one 4x area resize, to a level of rounding, at a third to a quarter
-    of its time on a 720p frame (``benchmarks/stage1_speed.py``)."""
+    of its time on a 720p frame (``benchmarks/stage1_speed.py``). ``watch`` has it made as each frame
+    is decoded (``iter_frames``' ``prepare``), on the core that decodes: at 0.6 ms a 720p frame it was
+    a seventh of the main thread's time in a replay (``benchmarks/vision_fps.py --breakdown``)."""
     out, f, img = {}, 1, image
     for _ in range(_THUMB.bit_length() - 1):
         img = cv2.resize(
@@ -1035,10 +1038,13 @@ class TablePipeline:
         self.detector_seconds = 0.0
 
     # --- one frame ---------------------------------------------------------------------------
-    def process(self, frame: int, t: float, image: np.ndarray) -> TableState | None:
+    def process(
+        self, frame: int, t: float, image: np.ndarray, shrunk: dict[int, np.ndarray] | None = None
+    ) -> TableState | None:
         """Analyse one frame; the new table state when the debounced content changed, else None.
         ``image`` must be of the layout's size (``watch`` fits the layout to the picture first:
-        ``TableLayout.scaled_to``); another is a ``LayoutError`` naming the frame."""
+        ``TableLayout.scaled_to``); another is a ``LayoutError`` naming the frame. ``shrunk``:
+        ``shrunk_frame(image)`` made already (made here when None, or not of this picture's size)."""
         if image.shape[1::-1] != (self.layout.image_width, self.layout.image_height):
             raise LayoutError(
                 f"frame {frame}: the picture is {image.shape[1]}x{image.shape[0]}, the layout is for "
@@ -1052,7 +1058,10 @@ class TablePipeline:
             self._felt = FeltModel.learn(crops)
         readings: dict[str, Hashable] = {}
         occluded: set[str] = set()
-        thumbs = _shrunk(image)
+        thumbs = shrunk
+        small = (image.shape[0] // _THUMB, image.shape[1] // _THUMB)
+        if thumbs is None or _THUMB not in thumbs or thumbs[_THUMB].shape[:2] != small:
+            thumbs = shrunk_frame(image)
         thumb = thumbs[_THUMB]
         for w in self._watch:
             if self._quiet(w, thumb):
@@ -1197,7 +1206,7 @@ class TablePipeline:
         self, w: _Watch, image: np.ndarray, t: float, thumbs: dict[int, np.ndarray]
     ) -> dict[str, Hashable]:
         """One region on one frame: the readings of its zones that settled on a new value. ``thumbs``:
-        the frame shrunk (``_shrunk``); the region's patch of its thumbnail is kept when nothing
+        the frame shrunk (``shrunk_frame``); the region's patch of its thumbnail is kept when nothing
         changed (``_quiet``), and its small crop is cut from one of them where fine enough."""
         cfg = self.cfg
         small = w.region.rectify(image, w.scale)
@@ -2099,6 +2108,7 @@ def watch(
         read_ahead=READ_AHEAD,
         read_ahead_mb=READ_AHEAD_MB,
         reconnect_tries=cfg.reconnect_tries,
+        prepare=shrunk_frame,
     ):
         if fr.lost:
             # the table as last seen, at the drop's time and the last analysed frame (its picture)
@@ -2155,7 +2165,7 @@ def watch(
             if last_live_t is not None and fr.t - last_live_t < 0.9 / cfg.analyse_fps:
                 continue
             last_live_t = fr.t
-        state = pipe.process(fr.frame, fr.t, fr.image)
+        state = pipe.process(fr.frame, fr.t, fr.image, fr.prepared)
         seen_last = (fr.frame, fr.image)
         if state is None and lost:
             state = pipe.state_now(fr.frame, fr.t)

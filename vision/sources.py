@@ -54,6 +54,8 @@ class Frame(NamedTuple):
     # a live source stopped giving frames at ``t`` (a marker, ``image`` None; ``frame`` the last frame
     # it gave): it is reconnecting, and nothing was seen until its next frame
     lost: bool = False
+    # what ``iter_frames``' ``prepare`` made of ``image`` (a file's decoded frames only), else None
+    prepared: Any = None
 
 
 def _is_url(s: str) -> bool:
@@ -73,6 +75,7 @@ def iter_frames(
     opener: Callable[[Any], Any] | None = None,
     read_ahead: int = 0,
     read_ahead_mb: float = 0.0,
+    prepare: Callable[[np.ndarray], Any] | None = None,
 ) -> Iterator[Frame]:
     """Frames of ``source``: a video file, an image file, a folder (files in name order, each with its
     own timestamps), a stream URL (``rtsp://``, ``http://``) or a camera index.
@@ -88,6 +91,9 @@ def iter_frames(
     ``cv2.VideoCapture`` (tests). ``read_ahead`` > 0 decodes a file's frames up to that many ahead in a
     thread of their own (``_read_ahead``), and no more than ``read_ahead_mb`` MB of images ahead where
     that is given (one frame at least); what is yielded, and any error, is the same.
+    ``prepare``: a function of a picture, run on each decoded frame of a file as it is read (in the
+    read-ahead thread with ``read_ahead``: work taken off the caller's core), its result the frame's
+    ``prepared``; a live source's frames are not prepared (the caller drops some of them by time).
     """
     open_cap = opener or cv2.VideoCapture
     open_file = opener or _open_file
@@ -116,6 +122,8 @@ def iter_frames(
     else:
         files = [path]
     frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_file))
+    if prepare is not None:
+        frames = (fr if fr.image is None else fr._replace(prepared=prepare(fr.image)) for fr in frames)
     yield from _read_ahead(frames, read_ahead, round(read_ahead_mb * 2**20)) if read_ahead > 0 else frames
 
 
