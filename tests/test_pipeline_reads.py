@@ -1102,7 +1102,7 @@ def test_a_card_zone_holding_a_doubtful_read_is_read_once_more_a_second_later() 
         assert states[-1].seat(1).high == [*_HAND[:4], named] and states[-1].seat(1).low == _HAND[5:]
         assert det.looks == (4 if named == "Ts" else 2)  # again until the new read settled; no more
     # a second look that reads the same picture less surely (the Ts read 5d at 0.45, then Jk at 0.42):
-    # the reading stands
+    # the reading stands, and so does the hand seen whole (a face not read later is named from it)
     for rule in (True, False):
         det = _MisreadFirst("Ts", "5d", 2, conf=0.45)
         p = TablePipeline(lay, det, CFG)
@@ -1113,6 +1113,7 @@ def test_a_card_zone_holding_a_doubtful_read_is_read_once_more_a_second_later() 
         states += _run(p, _turned_up(lay, _HAND), 28, 12)
         assert states[-1].seat(1).high == [*_HAND[:4], "5d" if rule else "Jk"]
         assert det.looks == (3 if rule else 5)  # without it: the Jk confirmed, and looked at again
+        assert sorted(p._known_hand["seat1"]) == sorted([*_HAND[:4], "5d" if rule else "Jk", *_HAND[5:]])
 
 
 def test_a_display_face_the_hand_on_the_felt_lacks_yields_to_the_card_it_shows() -> None:

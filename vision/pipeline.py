@@ -1323,6 +1323,14 @@ class TablePipeline:
             and any(c != BACK for c in z.settled_value)
         }
         arm = (reached, partly, beside) if partly or (beside and reached.any()) else None
+        name = w.region.name
+        # the hand seen whole as it stood before a second look: a look not taken leaves it so
+        # (``_remember_hand`` keeps what every read of the region shows)
+        before = (
+            (self._known_hand.get(name), self._known_version.get(name), self._known_on_felt.get(name))
+            if any(z.looking for z in todo)
+            else None
+        )
         values = self._read(w, image, t, on_arm=arm, cut_backs=cut)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
@@ -1364,9 +1372,12 @@ class TablePipeline:
             if z.looking and v != z.settled_value and not self._surer(z.key, v):
                 # a second look that reads the same picture worse (a face it had named now not named,
                 # or its faces less sure): the reading stands (b49-0013: seat 6's 5d, named at 0.62,
-                # not named on the second look)
+                # not named on the second look), and so does the hand seen whole before it
                 z.looking = z.recheck = False
                 z.changed_since, z.agree, z.last = None, 0, z.settled_value
+                if before is not None:
+                    self._restore_known(name, before)
+                    before = None
                 continue
             if v == z.last:
                 z.agree += 1
@@ -1979,6 +1990,25 @@ class TablePipeline:
             self._known_on_felt[region] = on_felt
         self._known_hand[region] = hand
         return True
+
+    def _restore_known(
+        self, region: str, before: tuple[dict[str, float] | None, int | None, bool | None]
+    ) -> None:
+        """The region's hand seen whole put back as it was (``_known_hand``, its version, where it was
+        seen), after a read whose reading was not taken."""
+        hand, version, on_felt = before
+        if hand is None:
+            self._known_hand.pop(region, None)
+        else:
+            self._known_hand[region] = hand
+        if version is None:
+            self._known_version.pop(region, None)
+        else:
+            self._known_version[region] = version
+        if on_felt is None:
+            self._known_on_felt.pop(region, None)
+        else:
+            self._known_on_felt[region] = on_felt
 
     def _second_looks(self, t: float) -> None:
         """Read a card zone once more when it has held a doubtful reading (a face read under
