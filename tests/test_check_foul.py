@@ -168,3 +168,35 @@ def test_the_round_records_a_foul_hand_re_set_after_it_was_turned_up_as_set_by_t
     t.turn(3).collect_all().hold(1)
     page = clip_html(ClipReport(clip="c", status="ok", mode="states", rounds=Run(t).rounds))
     assert "turned up as high 7h 5c 3d 2s and a card not read / low Kc)" in page
+
+
+def test_holds_whatever_fills_each_place_with_every_card_the_others_do_not_show() -> None:
+    """``compliance.checks._base.holds_whatever``, what FOUL-MISHANDLED and SETTLEMENT rest a finding
+    on when a card is read in doubt or not read: true only if the predicate holds for every card (one
+    place) or every pair (two) of the deck (53) that the other cards do not show; an added card goes
+    at its part's end; a predicate that raises ValueError does not hold."""
+    import pytest
+
+    from compliance.checks._base import DECK, holds_whatever
+
+    tried: list[list[list[str]]] = []
+
+    def note(parts: list[list[str]]) -> bool:
+        tried.append(parts)
+        return True
+
+    parts = [["Kc", "Kd", "9s"], ["7h"]]
+    assert holds_whatever(parts, [(0, 1)], note)
+    assert len(tried) == 53 - 3  # Kc, 9s, 7h stay: every other card of the deck, Kd among them
+    assert {p[0][1] for p in tried} == set(DECK) - {"Kc", "9s", "7h"}
+    assert all(p[0][0] == "Kc" and p[0][2] == "9s" and p[1] == ["7h"] for p in tried)
+    tried.clear()
+    assert holds_whatever(parts, [(1, 1)], note)  # a card added to the low hand
+    assert len(tried) == 53 - 4 and all(len(p[1]) == 2 and p[1][0] == "7h" for p in tried)
+    tried.clear()
+    assert holds_whatever(parts, [(0, 0), (1, 0)], note)
+    assert len(tried) == 51 * 50 and all(p[0][0] != p[1][0] for p in tried)
+    assert not holds_whatever(parts, [(0, 0)], lambda p: p[0][0] != "As")  # one card breaks it
+    assert not holds_whatever(parts, [(0, 0)], lambda p: int("x") > 0)  # raises: no result
+    with pytest.raises(ValueError, match="one or two places"):
+        holds_whatever(parts, [(0, 0), (0, 1), (1, 0)], note)

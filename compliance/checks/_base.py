@@ -12,13 +12,14 @@ A check is a small object with three hooks, each returning the findings it makes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from compliance.events import CHECK_RULES, CheckId, Event, EventKind, Finding
 from compliance.rounds import MonitorConfig, PositionState, RoundState
-from rules.cards import Card, CardParseError, format_cards, parse_cards
+from rules.cards import JOKER_CODE, Card, CardParseError, format_cards, parse_cards
 from rules.houseway import HouseWay
 from rules.settings import Setting, SettingError
 from vision.layout import TableLayout
@@ -312,3 +313,40 @@ def show(setting: Setting) -> str:
     high = sorted(setting.high, key=_display_order)
     low = sorted(setting.low, key=_display_order)
     return f"high {format_cards(high)} / low {format_cards(low)}"
+
+
+# the deck's 53 faces by name (one deck of 52 cards and the Joker: seed 002 rule 2.1)
+DECK = tuple(str(Card.from_code(c)) for c in range(JOKER_CODE + 1))
+
+
+def holds_whatever(
+    parts: Sequence[Sequence[str]],
+    places: Sequence[tuple[int, int]],
+    holds: Callable[[list[list[str]]], bool],
+) -> bool:
+    """Whether ``holds`` is true of the cards ``parts`` (a setting's high and low hands, or two
+    settings' four) whatever the cards at ``places`` are: each ``(part, index)`` filled with every card
+    of the deck the other cards do not show (two places: every pair of them), an index one past its
+    part's end a card added there. What a finding rests on when one or two cards are read under the
+    review level, or one is not read at all: a card read 7s that is the 7c, or any other card the table
+    does not show, changes nothing if ``holds`` stays true for every one (one deck holds each face
+    once). ``holds`` raising ``ValueError`` (no setting: ``SettingError``, ``CardParseError``;
+    ``SettlementError``) is not holding. At most two places: 53 x 52 tries."""
+    if not 1 <= len(places) <= 2 or len(set(places)) != len(places):
+        raise ValueError(f"one or two places to fill, each once, not {list(places)}")
+    at = set(places)
+    kept = {c for p, part in enumerate(parts) for i, c in enumerate(part) if (p, i) not in at}
+    free = [c for c in DECK if c not in kept]
+    for combo in itertools.permutations(free, len(places)):
+        filled = [list(part) for part in parts]
+        for (p, i), card in sorted(zip(places, combo, strict=True)):  # an added card after one replaced
+            if i == len(filled[p]):
+                filled[p].append(card)
+            else:
+                filled[p][i] = card
+        try:
+            if not holds(filled):
+                return False
+        except ValueError:
+            return False
+    return True

@@ -42,12 +42,18 @@ re-set judged against the house way rests on every card of it (the house way set
 
 from __future__ import annotations
 
-import itertools
-
-from compliance.checks._base import Check, CheckContext, _display_order, house_way_setting, setting_of, show
+from compliance.checks._base import (
+    Check,
+    CheckContext,
+    _display_order,
+    holds_whatever,
+    house_way_setting,
+    setting_of,
+    show,
+)
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import RoundState, min_read
-from rules.cards import JOKER_CODE, Card, CardParseError, format_cards, parse_cards
+from rules.cards import Card, CardParseError, format_cards, parse_cards
 from rules.settings import Setting, SettingError, is_foul, setting_key
 
 __all__ = ["FoulMishandled"]
@@ -242,20 +248,10 @@ class FoulMishandled(Check):
 
 def _foul_whatever(high: list[str], low: list[str]) -> bool:
     """Whether a setting shown a card short (the short area's card not read) is foul for every card
-    it could be: each card of the deck it does not show, put in the area that is short."""
-    shown = _faces(high, low)
-    if shown is None:
-        return False  # a back or no card among them
-    seen = {*shown[0], *shown[1]}
-    for card in (Card.from_code(c) for c in range(JOKER_CODE + 1)):
-        if card in seen:
-            continue
-        setting = _with_card(shown, card)
-        if setting is None:
-            return False  # not one card short of a setting
-        if not is_foul(setting):
-            return False
-    return True
+    it could be: each card of the deck it does not show, put in the area that is short (the high
+    hand while it has fewer than five cards)."""
+    short = (0, len(high)) if len(high) < 5 else (1, len(low))
+    return holds_whatever([high, low], [short], _is_foul)
 
 
 def _foul_whatever_at(
@@ -264,27 +260,14 @@ def _foul_whatever_at(
     """Whether the setting ``high``/``low`` stays foul for every card its doubtful reads could be:
     each ``(area, index, card, read)`` of ``doubt`` replaced by every card of the deck the setting's
     other cards do not show (two doubtful reads: every pair of such cards)."""
-    shown = _faces(high, low)
-    if shown is None:
-        return False
-    at = {(area, i) for area, i, _, _ in doubt}
-    kept = {
-        c
-        for area, cards in (("high", shown[0]), ("low", shown[1]))
-        for i, c in enumerate(cards)
-        if (area, i) not in at
-    }
-    free = [Card.from_code(c) for c in range(JOKER_CODE + 1) if Card.from_code(c) not in kept]
-    for combo in itertools.permutations(free, len(doubt)):
-        hi, lo = list(shown[0]), list(shown[1])
-        for (area, i, _, _), card in zip(doubt, combo, strict=True):
-            (hi if area == "high" else lo)[i] = card
-        try:
-            if not is_foul(Setting(high=tuple(hi), low=tuple(lo))):
-                return False
-        except SettingError:
-            return False
-    return True
+    places = [(0 if area == "high" else 1, i) for area, i, _, _ in doubt]
+    return holds_whatever([high, low], places, _is_foul)
+
+
+def _is_foul(parts: list[list[str]]) -> bool:
+    """Whether the high and low hands named are a foul setting (raises when they are none)."""
+    high, low = parts
+    return is_foul(Setting(high=parse_cards(high), low=parse_cards(low)))
 
 
 def _faces(high: list[str], low: list[str]) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:

@@ -49,10 +49,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from compliance.checks._base import Check, CheckContext, setting_of, show
+from compliance.checks._base import Check, CheckContext, holds_whatever, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
 from compliance.rounds import PositionState, Reads, RoundState, min_read
-from rules.cards import JOKER_CODE, Card
 from rules.paytables import Game
 from rules.settings import Setting, is_foul
 from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
@@ -204,23 +203,16 @@ class Settlement(Check):
         ((h0, a0, i0), doubted, doubt) = doubtful[0]
         assert doubt is not None
         others = [cell for cell in cells if cell is not doubtful[0]]
-        kept = {c for _, c, _ in others}
-        for card in _DECK:
-            if card in kept:
-                continue
-            parts = [[list(x.high), list(x.low)] for x in hands]
-            parts[h0][a0][i0] = card
-            try:
-                got = settle_main_wager(
-                    self._options,
-                    (parts[0][0], parts[0][1]),
-                    (parts[1][0], parts[1][1]),
-                    house_way=self.ctx.house_way,
-                )
-            except ValueError:
-                return read, ""
-            if got.outcome is not outcome:
-                return read, ""
+
+        def same(parts: list[list[str]]) -> bool:  # the result is ``outcome`` (raises: no result)
+            got = settle_main_wager(
+                self._options, (parts[0], parts[1]), (parts[2], parts[3]), house_way=self.ctx.house_way
+            )
+            return got.outcome is outcome
+
+        parts = [list(x.cards(a)) for x in hands for a in (0, 1)]
+        if not holds_whatever(parts, [(2 * h0 + a0, i0)], same):
+            return read, ""
         rest = min_read(*(r for _, _, r in others))
         return rest, f" (the result is the same whatever {doubted} (read {doubt:.2f}) is)"
 
@@ -238,9 +230,6 @@ class Settlement(Check):
             if len(self._cache) > 4096:
                 self._cache.pop(next(iter(self._cache)))
         return self._cache[key]
-
-
-_DECK = [str(Card.from_code(c)) for c in range(JOKER_CODE + 1)]
 
 
 class _Hand(NamedTuple):
