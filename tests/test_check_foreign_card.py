@@ -144,3 +144,26 @@ def test_a_face_named_by_the_count_and_withdrawn_when_read_elsewhere_is_no_dupli
     assert dup.observed.startswith("Td seen 2 times: at seat1, seat3")
     assert "named by the count: Td at seat1" in dup.observed
     assert dup.status == "review" and "the Td at seat1 was named without its index read" in dup.observed
+
+
+def test_a_duplicate_read_just_under_the_review_level_is_not_rounded_up_into_an_alert() -> None:
+    """b56-0001 (seed 56, 720p): a phantom 9c read 0.6997 beside a 9c read 0.77 was recorded at 0.700
+    (rounded to three decimals) and so made an alert that voided the round; a finding's confidence is
+    cut down to three decimals, never rounded up, and stays under ``review_below`` (0.7)."""
+    for read, status in ((0.6997, "review"), (0.7004, "alert")):
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+        t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c")
+        t.deal("seat1", "As Qh Jc 8d 6c 4s 2d")
+        t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+        for i, s in enumerate(t.states):
+            for a in ("high", "low"):
+                cards = getattr(s.seat(1), a)
+                if "As" in cards:
+                    key = f"seat1.{a}"
+                    conf = [read if c == "As" else 0.95 for c in cards]
+                    t.states[i] = s.model_copy(
+                        update={"card_confidence": {key: conf}, "read_confidence": {key: min(conf)}}
+                    )
+        run = Run(t)
+        [dup] = run.of(CHECK)
+        assert dup.status == status and dup.confidence == (0.699 if status == "review" else 0.7), read
