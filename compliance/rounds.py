@@ -930,6 +930,25 @@ class RoundTracker:
             return
         p.collected = False
         if (
+            revealed
+            and p.lifted_after_reveal
+            and p.exposed_event is None
+            and not any(prev)
+            and not p.dealt
+            and all(
+                not now or self._face_down_as_set(now, was)
+                for now, was in ((p.high, p.set_high), (p.low, p.set_low))
+            )
+        ):
+            # (c') the whole hand lifted after the reveal, and back face down where it lay, one area
+            # at least: put back, whether or not the camera sees the other area yet. b56-0007 (seed 56,
+            # 720p): seat 1's hand lifted and put back after the reveal; its low hand lay under the
+            # dealer's hand for the 1.3 s it was back, and the high hand alone had read as "one area
+            # lifted" (c), no touch at all
+            p.lifted_after_reveal = False
+            self._hand_changed(rnd, p, ch, "restored")
+            return
+        if (
             not p.dealt
             and (not p.high or not p.low)
             and all(not now or now == was for now, was in ((p.high, p.set_high), (p.low, p.set_low)))
@@ -967,6 +986,13 @@ class RoundTracker:
                 p.set_by = "dealer"  # turned up, then re-set by the dealer (a foul hand by the house way)
         self._hand_changed(rnd, p, ch, "moved")
         self._maybe_player_exposed(rnd, p, ch)
+
+    def _face_down_as_set(self, now: Sequence[str], was: Sequence[str]) -> bool:
+        """Whether an area shows backs only, as it was set: the same backs, or any number of them
+        where a stacked pile's backs are not counted (``MonitorConfig.face_down_counts_exact``)."""
+        if not now or not was or any(c != BACK for c in (*now, *was)):
+            return False
+        return not self.config.face_down_counts_exact or list(now) == list(was)
 
     def _turning_over(self, p: PositionState) -> bool:
         """Backs becoming faces in place: each area keeps the faces it showed and shows more faces.

@@ -63,6 +63,23 @@ def test_hand_lifted_and_put_back_face_down_after_the_reveal_is_a_touch_with_low
     assert f.confidence == 0.7 and "put back" in f.observed
 
 
+def test_a_hand_lifted_whole_and_one_area_put_back_face_down_is_a_touch() -> None:
+    """b56-0007 (seed 56, 720p): seat 1's hand lifted after the reveal and put back face down, its low
+    hand under the dealer's hand for the 1.3 s it lay back (read empty), then turned up to settle. The
+    high hand back face down alone is the hand put back, not one area lifted to be turned."""
+    for exact in (True, False):
+        t = _revealed().place(1, [], [], hold=1.0).place(1, [B] * 5, [], hold=1.0)
+        t.dealer_set().turn(1).turn(3).collect_all().hold(1)
+        [f] = Run(t, face_down_counts_exact=exact).of(CHECK)
+        assert f.seat == 1 and f.confidence == 0.7 and "put back" in f.observed
+    # the whole hand lifted and turned up, its high hand first: no touch
+    t = _revealed().dealer_set().place(1, [], [], hold=1.0)
+    real = t.truth["seat1:set"]
+    cut = real.index("|")
+    t.place(1, real[:cut], [], hold=1.0).turn(1).turn(3).collect_all().hold(1)
+    assert Run(t).findings == []
+
+
 def test_rearranging_before_the_reveal_is_allowed() -> None:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
     t.place(1, [B] * 4, [B] * 3).set(1)  # re-set before the dealer's cards are exposed
