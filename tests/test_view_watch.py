@@ -60,6 +60,34 @@ def test_a_knocked_camera_is_reported_after_three_checks_and_back_in_place_after
     assert [vw.update(img, float(t)) for t in (4, 5, 6)] == [False, False, True] and vw.shift_px is None
 
 
+def test_checks_measured_on_their_own_thread_conclude_the_same_that_much_later() -> None:
+    """``lag_s``: each check is measured on a thread of its own (off the pipeline's main thread) and
+    taken ``lag_s`` of footage later; the same conclusions, each that much later."""
+    import threading
+
+    img = _table()
+    knocked = _moved(img, dx=14.0, dy=-5.0)
+    frames = [(k / 4, img if k < 6 else knocked if k < 22 else img) for k in range(40)]
+
+    def run(lag: float) -> tuple[list[tuple[float, float | None]], set[str]]:
+        vw = ViewWatch(every_s=1.0, lag_s=lag)
+        threads: set[str] = set()
+        measure = vw.measure
+
+        def noted(image: np.ndarray) -> float | None:
+            threads.add(threading.current_thread().name)
+            return measure(image)
+
+        vw.measure = noted  # type: ignore[method-assign]
+        return [(t, vw.shift_px) for t, f in frames if vw.update(f, t)], threads
+
+    now, on = run(0.0)
+    later, off = run(0.5)
+    assert [s for _, s in now] == [s for _, s in later] and len(now) == 2  # moved, then back
+    assert [t + 0.5 for t, _ in now] == [t for t, _ in later]
+    assert on == {threading.current_thread().name} and off == {"view-check"}
+
+
 def test_a_camera_turned_on_its_mount_is_measured_at_the_frame_corners() -> None:
     img = _table()
     vw = ViewWatch()

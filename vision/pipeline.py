@@ -430,6 +430,12 @@ class _Watch:
     source: tuple[int, np.ndarray, np.ndarray] | None = None
 
 
+# each check that the camera's view has not moved is measured on a thread of its own and taken this
+# many seconds of footage later (``ViewWatch``'s ``lag_s``): off the main thread, which a replay waits
+# on; the same checks and conclusions, half a second later (a moved view is confirmed over three
+# checks, 8-12 s)
+_VIEW_LAG_S = 0.5
+
 # the frame's thumbnail: this many times smaller each way, in colour (a blue chip on green felt can be
 # as light as the felt); a region whose thumbnail differs from its picture at its last quiet step by
 # under _QUIET_LEVEL levels in every channel everywhere is still quiet (video noise moves a 4x4
@@ -980,7 +986,7 @@ class TablePipeline:
             self._watch.append(w)
         self.tracker = TableTracker(layout, self.cfg.hold_frames, self.cfg.hold_s)
         self._view = (
-            ViewWatch(every_s=self.cfg.view_check_s, moved_share=self.cfg.view_moved_share)
+            ViewWatch(every_s=self.cfg.view_check_s, moved_share=self.cfg.view_moved_share, lag_s=_VIEW_LAG_S)
             if self.cfg.view_check_s
             else None
         )
