@@ -167,3 +167,25 @@ def test_a_duplicate_read_just_under_the_review_level_is_not_rounded_up_into_an_
         run = Run(t)
         [dup] = run.of(CHECK)
         assert dup.status == status and dup.confidence == (0.699 if status == "review" else 0.7), read
+
+
+def test_a_duplicate_resting_on_a_card_read_two_ways_at_its_position_is_for_review() -> None:
+    """b57-0005 (seed 57, 720p): seat 3's Ac, read Ac a moment before, then As beside seat 4's As: a
+    position's cards do not change faces within a round, so one of its two reads is wrong."""
+    for earlier, status in (("Ac", "review"), ("Ah", "review"), ("Ks", "review"), ("9d", "alert")):
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+        t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c")
+        t.deal("seat1", "As Qh Jc 8d 6c 4s 2d")
+        t.set(1).set(3).expose_dealer().dealer_set().turn(1).hold(1).turn(3).collect_all().hold(1)
+        shown = [i for i, s in enumerate(t.states) if "As" in s.seat(1).high + s.seat(1).low]
+        for i in shown[: len(shown) // 3]:  # seat 1's As first read as another face, for a while
+            s = t.states[i]
+            seat = s.seat(1)
+            swap = {"high": [earlier if c == "As" else c for c in seat.high]}
+            swap["low"] = [earlier if c == "As" else c for c in seat.low]
+            seats = [x.model_copy(update=swap) if x.seat == 1 else x for x in s.seats]
+            t.states[i] = s.model_copy(update={"seats": seats})
+        dup = [f for f in Run(t).of(CHECK) if "As seen" in f.observed]
+        assert [f.status for f in dup] == [status], earlier
+        if status == "review":
+            assert f"was accepted there as {earlier} earlier this round" in dup[0].observed

@@ -49,6 +49,13 @@ b53-0006 (seed 53, 720p): the i-Verify display showed the dealer's Qs read Qc at
 one unread card of his hand was carried from it as the Qc, beside seat 6's real Qc: a FOREIGN-CARD
 alert at 0.71 that voided a round with no violation. The round is not void on such a finding; the
 reviewer sees both sightings.
+
+A duplicate one of whose sightings is a card the camera read two ways at its position this round - the
+position showed, earlier in the round, a face of the same rank or suit that it no longer shows - is a
+review item too: a position's cards do not change faces within a round, so one of the two reads was
+wrong, and the duplicate may rest on the wrong one. b57-0005 (seed 57, 720p): seat 3's Ac, named Ac by
+the count a moment before (its reads As and Ac, seat 4 showing an As), then read As at 0.74 beside seat
+4's As at 0.72: an alert that voided a compliant round.
 """
 
 from __future__ import annotations
@@ -111,6 +118,12 @@ class ForeignCard(Check):
             if len(names) > 1 and self.once(rnd, f"dup:{card}"):
                 seats = [rnd.positions[n].seat for n in names]
                 inferred = [n for n in dict.fromkeys(names) if _named_without_read(rnd.positions[n], card)]
+                twice = {n: g for n in dict.fromkeys(names) if (g := _read_two_ways(rnd.positions[n], card))}
+                review = None
+                if inferred:
+                    review = _INFERRED.format(card, ", ".join(inferred))
+                elif twice:
+                    review = "; ".join(_TWO_WAYS.format(card, n, g) for n, g in twice.items())
                 out.append(
                     self.finding(
                         rnd,
@@ -121,7 +134,7 @@ class ForeignCard(Check):
                         observed=f"{card} seen {len(names)} times: at {_sightings(names, read[card])}",
                         read=min_read(*read[card]),
                         rests_on=[rnd.positions[n] for n in dict.fromkeys(names)],
-                        review=None if not inferred else _INFERRED.format(card, ", ".join(inferred)),
+                        review=review,
                     )
                 )
         if now is not None and now.counted_aside:
@@ -186,6 +199,24 @@ _INFERRED = (
     "the {} at {} was named without its index read where it lay (module doc): the card its name came "
     "from may be the misread, and the round is not void on it"
 )
+
+
+# why a duplicate resting on a card the camera read two ways at one position is for review
+_TWO_WAYS = (
+    "the {0} at {1} was accepted there as {2} earlier this round, a face it no longer shows: the same "
+    "card read two ways, one of them a misread"
+)
+
+
+def _read_two_ways(p: PositionState, card: str) -> str | None:
+    """A face that ``p`` showed earlier this round and shows no more, of ``card``'s rank or suit: the
+    card now read ``card`` read otherwise before (one of the two reads is wrong; a position's cards do
+    not change faces within a round, they move between its areas). None where there is none."""
+    shown = {tok for tok, _ in p.card_reads()}
+    gone = sorted(
+        g for g in p.faces_seen - shown if g not in (card, "Jk") and (g[0] == card[0] or g[1] == card[1])
+    )
+    return ", ".join(gone) or None
 
 
 def _named_without_read(p: PositionState, card: str) -> bool:
