@@ -966,8 +966,7 @@ class RoundTracker:
             # A camera that cannot count a stacked pile: two face-down piles are "as set" whatever
             # number of backs each shows.
             as_set = all(
-                bool(now) and bool(was) and all(c == BACK for c in now + was)
-                for now, was in ((p.high, p.set_high), (p.low, p.set_low))
+                self._face_down_as_set(now, was) for now, was in ((p.high, p.set_high), (p.low, p.set_low))
             )
         if not p.dealt and as_set:
             # Back as it was set: only news when it had been lifted after the reveal, face down.

@@ -67,7 +67,7 @@ import os
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -803,6 +803,17 @@ def _carry_known_face(
     zone, x = lone[0]
     out[zone].append((x, card, known[card]))
     return zone, card
+
+
+_V = TypeVar("_V")
+
+
+def _put(store: dict[str, _V], key: str, value: _V | None) -> None:
+    """``store[key] = value``, or ``key`` taken out where ``value`` is None (it had none)."""
+    if value is None:
+        store.pop(key, None)
+    else:
+        store[key] = value
 
 
 def _faces_named(v: Hashable) -> int | None:
@@ -2003,18 +2014,9 @@ class TablePipeline:
         """The region's hand seen whole put back as it was (``_known_hand``, its version, where it was
         seen), after a read whose reading was not taken."""
         hand, version, on_felt = before
-        if hand is None:
-            self._known_hand.pop(region, None)
-        else:
-            self._known_hand[region] = hand
-        if version is None:
-            self._known_version.pop(region, None)
-        else:
-            self._known_version[region] = version
-        if on_felt is None:
-            self._known_on_felt.pop(region, None)
-        else:
-            self._known_on_felt[region] = on_felt
+        _put(self._known_hand, region, hand)
+        _put(self._known_version, region, version)
+        _put(self._known_on_felt, region, on_felt)
 
     def _second_looks(self, t: float) -> None:
         """Read a card zone once more when it has held a doubtful reading (a face read under

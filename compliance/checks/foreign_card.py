@@ -117,13 +117,13 @@ class ForeignCard(Check):
         for card, names in where.items():
             if len(names) > 1 and self.once(rnd, f"dup:{card}"):
                 seats = [rnd.positions[n].seat for n in names]
-                inferred = [n for n in dict.fromkeys(names) if _named_without_read(rnd.positions[n], card)]
-                twice = {n: g for n in dict.fromkeys(names) if (g := _read_two_ways(rnd.positions[n], card))}
+                at = [rnd.positions[n] for n in dict.fromkeys(names)]
                 review = None
+                inferred = [q.name for q in at if _named_without_read(q, card)]
                 if inferred:
                     review = _INFERRED.format(card, ", ".join(inferred))
-                elif twice:
-                    review = "; ".join(_TWO_WAYS.format(card, n, g) for n, g in twice.items())
+                elif twice := [(q.name, g) for q in at if (g := _read_two_ways(q, card))]:
+                    review = "; ".join(_TWO_WAYS.format(card, n, g) for n, g in twice)
                 out.append(
                     self.finding(
                         rnd,
@@ -133,7 +133,7 @@ class ForeignCard(Check):
                         expected=f"one {card} in the deck",
                         observed=f"{card} seen {len(names)} times: at {_sightings(names, read[card])}",
                         read=min_read(*read[card]),
-                        rests_on=[rnd.positions[n] for n in dict.fromkeys(names)],
+                        rests_on=at,
                         review=review,
                     )
                 )
