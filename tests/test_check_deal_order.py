@@ -96,3 +96,29 @@ def test_an_lcd_value_left_from_the_last_round_is_not_this_rounds_start() -> Non
     run = Run(t)
     assert [r.lcd for r in run.rounds] == [2, None]
     assert run.findings == []
+
+
+def test_a_hand_dealt_first_under_the_dealers_arm_names_the_dealer_not_the_first_hand_seen() -> None:
+    # b58-0007: LCD 3 (seat3, dealer, seat1, seat2); the dealer deals himself first (a late start)
+    # under his arm, then seat 1 and seat 2 in plain view, seat 3 under the arm; his own hand is
+    # seen only as seat 3 is dealt. Seat 1's is the first hand *seen*, but the dealer's window
+    # opens before it, and only the circuit from the dealer keeps the deal's pace (seat 1 first
+    # would need seat 3's and the dealer's hands both after seat 2's, before the dealer's was seen).
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
+    t.occlude("dealer").deal("dealer").deal("seat1").deal("seat2")
+    at = t.frame - 5  # seen when the next hand lands (test above)
+    t.occlude("seat3").deal("seat3")
+    t.occlude()
+    [f] = Run(_finish(t)).of(CHECK)
+    assert f.seat is None and "seat3 passed over" in f.observed and "first dealt likely dealer" in f.observed
+    assert f.frame == at  # the picture in which the breach was first seen
+
+
+def test_a_hidden_hand_whose_window_fits_either_circuit_leaves_the_first_hand_seen() -> None:
+    # LCD 3 again; the deal starts at seat 1 (seat1, seat2, seat3, dealer) and the dealer's area is
+    # hidden all along: his hand may have come first or last, the pace cannot tell: seat 1.
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
+    t.occlude("dealer").deal("seat1").deal("seat2").deal("seat3").deal("dealer")
+    t.occlude()
+    [f] = Run(_finish(t)).of(CHECK)
+    assert f.seat == 1 and "first dealt likely" not in f.observed

@@ -18,7 +18,23 @@ when
 Seat: the seat that got its hand out of turn (the first position of the observed order that
 differs from the expected order; None for the dealer). With the LCD seen, confidence 1.0; with
 no LCD reading only the counter-clockwise order is checked (starting wherever the first hand
-went), confidence 0.6. Once per round; evidence is the latest HAND_DEALT.
+went), confidence 0.6. Once per round; evidence is the latest HAND_DEALT when the breach is seen.
+
+A hidden position can make that seat uncertain: a hand delivered under the dealer's arm is only
+known to have come somewhere in its window, so the first hand *seen* need not be the first
+*dealt* (b58-0007: LCD 6, the dealer dealt himself first; his area lay under his arm for 3.6 s,
+seat 1's hand was the first seen, seat 6 was passed over). With the LCD seen, when a position
+other than the first differing one is hidden or still being read and not yet dealt, or was dealt
+with a window that opens before that one's hand was seen, the finding waits for the whole deal
+(every position dealt, or DEALER_EXPOSED / ROUND_END) and then names the seat by the likeliest
+order: a dealer who deals out of turn almost always goes round the table from the wrong place
+(seed 000 rule 4's counter-clockwise circuit, or the clockwise one), so each rotation of either
+circuit whose delivery times fit every window is a candidate, and the one that lets the deal
+keep the steadiest pace (the largest smallest gap between consecutive deliveries) is taken,
+when its seat differs from the first-seen one and it beats every candidate naming that seat by
+``_PACE_MARGIN_S``. No candidate fits (an irregular order), or none beats it clearly: the first
+position of the observed order that differs, as above. The evidence stays the picture in which the
+breach was first seen.
 
 A second trigger, once per round: at DEALER_EXPOSED (all hands are out by then) or ROUND_END, a
 position that never received a card. Seat None (the positions are named in ``observed``);
@@ -37,6 +53,7 @@ view"), so it is not "passed over" and its delivery window stays open until it i
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, EventKind, Finding
@@ -45,6 +62,32 @@ from vision.state import TableState
 
 __all__ = ["DealOrder"]
 
+_PACE_MARGIN_S = 0.2  # a rotation must keep the deal's pace this much steadier to name another seat
+
+
+def _steadiest_gap(order: list[str], windows: dict[str, tuple[float, float]]) -> float | None:
+    """The largest smallest gap (s) between consecutive deliveries in ``order`` with each position's
+    delivery inside its window ``(earliest, seen)``; None if no delivery times fit the order at all.
+    For a fixed order, delivering each hand as early as its window and the gap allow is optimal, so
+    a gap is feasible iff that greedy schedule meets every window's end (binary search on the gap)."""
+
+    def fits(gap: float) -> bool:
+        t = -math.inf
+        for p in order:
+            lo, hi = windows[p]
+            t = max(lo, t + gap)
+            if t > hi:
+                return False
+        return True
+
+    if not fits(0.0):
+        return None
+    lo_g, hi_g = 0.0, 60.0
+    for _ in range(30):
+        mid = (lo_g + hi_g) / 2
+        lo_g, hi_g = (mid, hi_g) if fits(mid) else (lo_g, mid)
+    return lo_g
+
 
 class DealOrder(Check):
     check_id = CheckId.DEAL_ORDER
@@ -52,10 +95,11 @@ class DealOrder(Check):
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)
         self._judged: tuple[int, int] | None = None  # (round, hands dealt) last judged
+        self._waiting: dict[int, _Breach] = {}  # round -> a breach whose seat waits for the whole deal
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         if not rnd.partial_start and event.kind in (EventKind.DEALER_EXPOSED, EventKind.ROUND_END):
-            return self._missing(event, rnd)
+            return self._settle(rnd, final=True) + self._missing(event, rnd)
         return []
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
@@ -65,6 +109,8 @@ class DealOrder(Check):
         if key == self._judged:
             return []
         self._judged = key
+        if rnd.number in self._waiting:
+            return self._settle(rnd, final=False)
         return self._order(rnd)
 
     def _expected(self, rnd: RoundState) -> tuple[list[str], float, str] | None:
@@ -106,19 +152,47 @@ class DealOrder(Check):
                 if t > dealt[p].t:
                     breach = f"{p} before the positions ahead of it"
                     break
-        if not breach or not self.once(rnd, "order"):
+        if not breach or self.reported(rnd.number, "order"):
             return []
         wrong = next((o for o, e in zip(observed, expected, strict=False) if o != e), observed[-1])
         last = rnd.deal_sequence[-1]
+        found = _Breach(
+            expected=expected,
+            basis=basis,
+            confidence=confidence,
+            observed=observed,
+            what=breach,
+            wrong=wrong,
+            t=last.t,
+            frame=last.frame,
+        )
+        if confidence == 1.0 and _uncertain_first(rnd, found):
+            self._waiting[rnd.number] = found
+            return self._settle(rnd, final=False)
+        return self._report(rnd, found, wrong)
+
+    def _settle(self, rnd: RoundState, *, final: bool) -> list[Finding]:
+        """A waiting breach, once every position is dealt (or the deal is over): its seat by the
+        likeliest order (module docstring)."""
+        found = self._waiting.get(rnd.number)
+        if found is None or (not final and any(p.dealt_event is None for p in rnd.positions.values())):
+            return []
+        del self._waiting[rnd.number]
+        return self._report(rnd, found, _likeliest_wrong(rnd, found))
+
+    def _report(self, rnd: RoundState, found: _Breach, wrong: str) -> list[Finding]:
+        if not self.once(rnd, "order"):
+            return []
+        note = "" if wrong == found.wrong else f"; first hand seen {found.wrong}, first dealt likely {wrong}"
         return [
             self.finding(
                 rnd,
                 seat=rnd.positions[wrong].seat,
-                t=last.t,
-                frame=last.frame,
-                expected=f"{' '.join(expected)} ({basis})",
-                observed=f"dealt {' '.join(observed)} ({breach})",
-                confidence=confidence,
+                t=found.t,
+                frame=found.frame,
+                expected=f"{' '.join(found.expected)} ({found.basis})",
+                observed=f"dealt {' '.join(found.observed)} ({found.what}{note})",
+                confidence=found.confidence,
             )
         ]
 
@@ -138,3 +212,62 @@ class DealOrder(Check):
                 confidence=0.5 if all(p.hidden for p in missing) else 1.0,
             )
         ]
+
+
+@dataclass(frozen=True)
+class _Breach:
+    """An order breach as first seen: what was expected and observed then, and where (evidence)."""
+
+    expected: list[str]
+    basis: str
+    confidence: float
+    observed: list[str]  # positions dealt by then, in the order their hands were seen
+    what: str  # "seat6 passed over", ...
+    wrong: str  # the first observed position that differs from the expected order
+    t: float
+    frame: int
+
+
+def _uncertain_first(rnd: RoundState, found: _Breach) -> bool:
+    """Whether a position other than ``found.wrong`` (and the expected ones seen before it) may have
+    got its hand first: not dealt yet and hidden or still being read, or dealt with a window that
+    opens before ``found.wrong``'s hand was seen."""
+    wrong_t = rnd.positions[found.wrong].dealt_event
+    seen_t = wrong_t.t if wrong_t is not None else math.inf
+    before = set(found.observed[: found.observed.index(found.wrong)])
+    for p in rnd.positions.values():
+        if p.name == found.wrong or p.name in before:
+            continue
+        if p.dealt_event is None:
+            if p.hidden or p.pending_since is not None:
+                return True
+        elif p.dealt_earliest is None or p.dealt_earliest < seen_t:
+            return True
+    return False
+
+
+def _likeliest_wrong(rnd: RoundState, found: _Breach) -> str:
+    """The first position out of turn in the likeliest delivery order (module docstring)."""
+    windows = {
+        p.name: (-math.inf if p.dealt_earliest is None else p.dealt_earliest, p.dealt_event.t)
+        for p in rnd.positions.values()
+        if p.dealt_event is not None
+    }
+    ccw = found.expected
+    n = len(ccw)
+    cw = [ccw[0], *reversed(ccw[1:])]
+    best: dict[str, float] = {}  # first position out of turn -> steadiest gap of a fitting order
+    for circuit in (ccw, cw):
+        for k in range(n):
+            order = [p for p in circuit[k:] + circuit[:k] if p in windows]
+            gap = _steadiest_gap(order, windows)
+            first = next((o for o, e in zip(order, ccw, strict=False) if o != e), None)
+            if gap is None or first is None:
+                continue
+            best[first] = max(best.get(first, -1.0), gap)
+    if not best:
+        return found.wrong
+    pick = max(best, key=lambda p: best[p])
+    if pick != found.wrong and best[pick] >= best.get(found.wrong, -1.0) + _PACE_MARGIN_S:
+        return pick
+    return found.wrong
