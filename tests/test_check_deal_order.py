@@ -122,3 +122,12 @@ def test_a_hidden_hand_whose_window_fits_either_circuit_leaves_the_first_hand_se
     t.occlude()
     [f] = Run(_finish(t)).of(CHECK)
     assert f.seat == 1 and "first dealt likely" not in f.observed
+
+
+def test_a_breach_waiting_for_the_whole_deal_is_reported_when_the_footage_ends_first() -> None:
+    # As above, but the recording stops while the dealer's area is still hidden: the breach waits for
+    # the deal, and the end of the footage reports it (on the first hand seen: nothing else fits).
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
+    t.occlude("dealer").deal("dealer").deal("seat1").deal("seat2")
+    [f] = Run(t).of(CHECK)
+    assert f.seat == 1 and "seat3 passed over" in f.observed

@@ -102,6 +102,9 @@ class DealOrder(Check):
             return self._settle(rnd, final=True) + self._missing(event, rnd)
         return []
 
+    def on_close(self, rnd: RoundState) -> list[Finding]:
+        return self._settle(rnd, final=True)  # the footage ends mid-deal: a waiting breach is not lost
+
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
         if rnd is None or rnd.partial_start or not rnd.deal_sequence:
             return []
