@@ -381,6 +381,16 @@ class StreamProcessor:
     The evidence picture is written first, then the alert (durably, when a writer is given), then
     ``on_alert`` is called: whatever shows or sends the alert comes after it is on disk.
     ``evidence_dir`` holds the pictures; alerts name them relative to ``evidence_base``.
+
+    The picture of a breach is the camera frame of the state it names. The last ``keep_images``
+    states' frames are kept as they came; with no video file to read an older one from (a camera or
+    a stream), each frame that leaves them is kept JPEG-compressed (quality 90, as the evidence is
+    written at 85) until ``keep_picture_bytes`` of them are held, oldest dropped first. A finding
+    judged well after its moment needs it: a foul settled as dealt is judged at the round's end on the
+    frame that last showed the setting, a deal out of turn with a hidden hand once the deal is over
+    (measured on b58-0007 and b59-0010 fed as a camera: both pictures had been drawn from the table
+    state, their frames 22 and dozens of states back). 128 MB holds about 500 states at 1280x720,
+    two minutes of play or more.
     """
 
     def __init__(
@@ -396,6 +406,7 @@ class StreamProcessor:
         on_alert: Callable[[Alert], None] | None = None,
         keep_states: int = 4096,
         keep_images: int = 16,
+        keep_picture_bytes: int = 128 * 2**20,
         realtime_source: bool = False,
     ) -> None:
         self.layout = layout
@@ -417,6 +428,9 @@ class StreamProcessor:
         self._last_t = float("-inf")
         self._images: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
         self._keep_images = keep_images
+        self._pictures: collections.OrderedDict[int, bytes] = collections.OrderedDict()  # JPEG, older
+        self._picture_bytes = 0
+        self._keep_picture_bytes = keep_picture_bytes
         self._seen: set[str] = set()
         self._past_rounds: list[RoundRecord] = []
         # A real-time source (camera, stream, paced replay): footage time runs with the wall clock, so
@@ -443,6 +457,8 @@ class StreamProcessor:
         self._frames_seen.clear()
         self._arrived.clear()
         self._images.clear()
+        self._pictures.clear()
+        self._picture_bytes = 0
         self._last_t = float("-inf")
         self._offset = float("inf")
         self.last = None
@@ -464,7 +480,7 @@ class StreamProcessor:
         if frame.image is not None:
             self._images[st.frame] = frame.image
             while len(self._images) > self._keep_images:
-                self._images.popitem(last=False)
+                self._keep_picture(*self._images.popitem(last=False))
         update = self.monitor.feed(st)
         return self._take(update, st.t, st.frame)
 
@@ -505,9 +521,32 @@ class StreamProcessor:
         i = self._index_at(frame)
         return None if i is None else self._states[i]
 
+    def _keep_picture(self, frame: int, image: np.ndarray) -> None:
+        """A frame leaving the last ``keep_images``, kept compressed where no video file holds it."""
+        if self._video is not None or self._keep_picture_bytes <= 0:
+            return
+        import cv2
+
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        if not ok:
+            return
+        data = jpeg.tobytes()
+        self._pictures[frame] = data
+        self._picture_bytes += len(data)
+        while self._picture_bytes > self._keep_picture_bytes and self._pictures:
+            self._picture_bytes -= len(self._pictures.popitem(last=False)[1])
+
     def _image_at(self, frame: int) -> np.ndarray | None:
         if frame in self._images:
             return self._images[frame]
+        if frame in self._pictures:
+            import cv2
+            import numpy as np
+
+            img: np.ndarray | None = cv2.imdecode(
+                np.frombuffer(self._pictures[frame], np.uint8), cv2.IMREAD_COLOR
+            )
+            return img
         if self._video is not None:
             return self._video.get(frame)
         return None

@@ -115,6 +115,61 @@ def test_evidence_uses_the_video_frame_when_states_come_with_a_video(tmp_path: P
     assert abs(float(body.mean()) - 90) < 15
 
 
+class _LateMonitor(FakeMonitor):
+    """FakeMonitor whose findings come ``late`` states after the state they name (a check that
+    judges a breach at the round's end, on the frame that showed it)."""
+
+    def __init__(self, layout: TableLayout, late: int) -> None:
+        super().__init__(layout)
+        self._late = late
+        self._held: list[tuple[int, Any]] = []
+        self._fed = 0
+
+    def feed(self, st: TableState) -> Any:
+        up = super().feed(st)
+        self._fed += 1
+        self._held += [(self._fed + self._late, f) for f in up.findings]
+        up.findings = [f for due, f in self._held if due <= self._fed]
+        self._held = [(due, f) for due, f in self._held if due > self._fed]
+        return up
+
+
+@pytest.mark.parametrize("kept_bytes", [64 * 2**20, 0])
+def test_a_camera_finding_judged_late_keeps_its_camera_picture(tmp_path: Path, kept_bytes: int) -> None:
+    # A camera (no video file to read back): the breach's frame left the last ``keep_images`` frames
+    # 30 states before its finding came; it was kept compressed, and the evidence is that frame
+    # (each frame a grey of its own), not a picture drawn from the state. Nothing kept: drawn.
+    import cv2
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    proc = StreamProcessor(
+        lay,
+        _LateMonitor(lay, late=30),
+        source_name="cam1",
+        evidence_dir=tmp_path / "ev",
+        keep_images=4,
+        keep_picture_bytes=kept_bytes,
+    )
+    states = clip_states(pattern=(True,))
+    last = states[-1]
+    states += [
+        last.model_copy(update={"frame": last.frame + 1 + i, "t": last.t + 0.1 * (i + 1)}) for i in range(40)
+    ]
+    size = (lay.image_height, lay.image_width, 3)
+    for st in states:
+        proc.feed(StreamFrame(st, np.full(size, 40 + st.frame % 150, np.uint8)))
+    proc.close()
+    (a,) = proc.alerts
+    assert a.evidence is not None
+    pic = cv2.imread(str(tmp_path / "ev" / a.evidence))
+    body = pic[pic.shape[0] - 40 :, :40]
+    grey = 40 + a.frame % 150
+    if kept_bytes:
+        assert abs(float(body.mean()) - grey) < 6 and float(body.std()) < 6
+    else:  # drawn from the state: the felt, not the frame's grey
+        assert abs(float(body.mean()) - grey) >= 6 or float(body.std()) >= 6
+
+
 def test_ctrl_c_keeps_everything_recorded(
     tmp_path: Path, fake_engine: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
