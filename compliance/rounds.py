@@ -291,6 +291,7 @@ class PositionState:
     counted: set[str] = field(default_factory=set)
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
+    seen_empty_at: float | None = None  # last time seen without cards, every area in view (this round)
     set_event: Event | None = None  # first SEAT_SET (seats) / DEALER_SET (dealer)
     set_by: Literal["player", "iverify", "dealer", "unknown"] = "unknown"
     set_high: Tokens = ()  # the setting last seen (face down or up)
@@ -634,6 +635,8 @@ class RoundTracker:
                 return
             self._raw_empty_t[pos] = t
             self._raw_has_cards[pos] = False
+            if self.current is not None and pos in self.current.positions:
+                self.current.positions[pos].seen_empty_at = t
         elif not self._raw_has_cards.get(pos, False):
             self._raw_has_cards[pos] = True
             self._windows.setdefault(pos, []).append((t, self._raw_empty_t.get(pos)))

@@ -131,3 +131,17 @@ def test_a_breach_waiting_for_the_whole_deal_is_reported_when_the_footage_ends_f
     t.occlude("dealer").deal("dealer").deal("seat1").deal("seat2")
     [f] = Run(t).of(CHECK)
     assert f.seat == 1 and "seat3 passed over" in f.observed
+
+
+def test_a_late_start_after_the_lcd_position_passed_over_in_view_is_not_held_back() -> None:
+    # LCD 2 (seat2, seat3, dealer, seat1); the deal starts at seat 3 with the dealer's area hidden.
+    # Seat 3's counter-clockwise neighbour, seat 2, lay empty in plain view: the deal cannot have begun
+    # before seat 3, so the alert comes as the breach is seen, before the deal is over.
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.occlude("dealer").deal("seat3").deal("dealer").deal("seat1")
+    [f] = Run(t, finish=False).of(CHECK)
+    assert f.seat == 3 and "seat2 passed over" in f.observed
+    # the dealer first under his arm (the test above): that breach waits for the deal
+    held = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
+    held.occlude("dealer").deal("dealer").deal("seat1").deal("seat2")
+    assert Run(held, finish=False).of(CHECK) == []

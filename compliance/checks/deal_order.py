@@ -23,18 +23,21 @@ went), confidence 0.6. Once per round; evidence is the latest HAND_DEALT when th
 A hidden position can make that seat uncertain: a hand delivered under the dealer's arm is only
 known to have come somewhere in its window, so the first hand *seen* need not be the first
 *dealt* (b58-0007: LCD 6, the dealer dealt himself first; his area lay under his arm for 3.6 s,
-seat 1's hand was the first seen, seat 6 was passed over). With the LCD seen, when a position
-other than the first differing one is hidden or still being read and not yet dealt, or was dealt
-with a window that opens before that one's hand was seen, the finding waits for the whole deal
-(every position dealt, or DEALER_EXPOSED / ROUND_END) and then names the seat by the likeliest
-order: a dealer who deals out of turn almost always goes round the table from the wrong place
-(seed 000 rule 4's counter-clockwise circuit, or the clockwise one), so each rotation of either
-circuit whose delivery times fit every window is a candidate, and the one that lets the deal
-keep the steadiest pace (the largest smallest gap between consecutive deliveries) is taken,
-when its seat differs from the first-seen one and it beats every candidate naming that seat by
-``_PACE_MARGIN_S``. No candidate fits (an irregular order), or none beats it clearly: the first
-position of the observed order that differs, as above. The evidence stays the picture in which the
-breach was first seen.
+seat 1's hand was the first seen, seat 6 was passed over). With the LCD seen, when the first position
+seen out of turn has a counter-clockwise neighbour that may have got its hand before it
+(``_uncertain_first``: hidden and not seen empty since, or dealt with a window opening before), the
+finding waits for the whole deal (every position dealt, DEALER_EXPOSED, ROUND_END, or the end of the
+footage) and then names the seat by the likeliest order: a dealer who deals out of turn almost always
+goes round the table from the wrong place (seed 000 rule 4's counter-clockwise circuit, or the
+clockwise one), so each rotation of either circuit whose delivery times fit every window is a
+candidate, and the one that lets the deal keep the steadiest pace (the largest smallest gap between
+consecutive deliveries) is taken, when its seat differs from the first-seen one and it beats every
+candidate naming that seat by ``_PACE_MARGIN_S``. No candidate fits (an irregular order), or none
+beats it clearly: the first position of the observed order that differs, as above. The evidence
+stays the picture in which the breach was first seen. Waiting costs the live alert the rest of the
+deal (2.6 s on b58-0007), so it is kept to that case: of the 28 DEAL-ORDER breaches of the 720p
+batches (seeds 41-60), b58-0007's alone waits; the usual late start leaves the LCD's own position
+empty in plain view beside the first hand seen, and is alerted at once.
 
 A second trigger, once per round: at DEALER_EXPOSED (all hands are out by then) or ROUND_END, a
 position that never received a card. Seat None (the positions are named in ``observed``);
@@ -232,21 +235,25 @@ class _Breach:
 
 
 def _uncertain_first(rnd: RoundState, found: _Breach) -> bool:
-    """Whether a position other than ``found.wrong`` (and the expected ones seen before it) may have
-    got its hand first: not dealt yet and hidden or still being read, or dealt with a window that
-    opens before ``found.wrong``'s hand was seen."""
+    """Whether the deal may have begun at another position than ``found.wrong``, the first seen out of
+    turn: a dealer who starts at the wrong place still goes round the table counter-clockwise (seed
+    000 rule 4), so the hand before it would be its counter-clockwise neighbour's, and that neighbour
+    may have got its hand before ``found.wrong``'s was seen: not dealt yet, hidden or still being
+    read, and not seen empty since (a hand dealt does not vanish), or dealt with a window that opens
+    before then. A neighbour seen empty meanwhile, or passed over in plain view (the usual late start:
+    the LCD's own position), settles it at once, and the alert is not held back. (A wrong start dealt
+    clockwise as well, two breaches in one, is not waited for.)"""
     wrong_t = rnd.positions[found.wrong].dealt_event
     seen_t = wrong_t.t if wrong_t is not None else math.inf
     before = set(found.observed[: found.observed.index(found.wrong)])
-    for p in rnd.positions.values():
-        if p.name == found.wrong or p.name in before:
-            continue
-        if p.dealt_event is None:
-            if p.hidden or p.pending_since is not None:
-                return True
-        elif p.dealt_earliest is None or p.dealt_earliest < seen_t:
-            return True
-    return False
+    circuit = found.expected
+    p = rnd.positions[circuit[circuit.index(found.wrong) - 1]]
+    if p.name in before:
+        return False
+    if p.dealt_event is None:
+        unseen = p.seen_empty_at is None or p.seen_empty_at < seen_t
+        return unseen and (p.hidden or p.pending_since is not None)
+    return p.dealt_earliest is None or p.dealt_earliest < seen_t
 
 
 def _likeliest_wrong(rnd: RoundState, found: _Breach) -> str:
