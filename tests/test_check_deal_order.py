@@ -145,3 +145,23 @@ def test_a_late_start_after_the_lcd_position_passed_over_in_view_is_not_held_bac
     held = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(3)
     held.occlude("dealer").deal("dealer").deal("seat1").deal("seat2")
     assert Run(held, finish=False).of(CHECK) == []
+
+
+def test_the_steadiest_pace_of_an_order_through_its_delivery_windows() -> None:
+    from compliance.checks.deal_order import _steadiest_gap
+
+    # b58-0007's windows (s): the dealer's hand anywhere from 38.08 to 42.80 (under his arm)
+    w = {
+        "dealer": (38.08, 42.8),
+        "seat1": (39.68, 40.16),
+        "seat2": (40.32, 40.8),
+        "seat5": (42.16, 42.8),
+        "seat6": (42.0, 43.44),
+    }
+    first = _steadiest_gap(["dealer", "seat1", "seat2", "seat5", "seat6"], w)
+    last = _steadiest_gap(["seat1", "seat2", "seat5", "seat6", "dealer"], w)
+    assert first is not None and last is not None
+    assert abs(last - 0.32) < 0.01  # seat 5, seat 6 and the dealer within 42.16-42.80
+    assert first > last + 0.2
+    # an order no delivery times fit: seat 1's hand seen before seat 2's area was last seen empty
+    assert _steadiest_gap(["seat2", "seat1"], {"seat1": (40.0, 40.5), "seat2": (41.0, 41.5)}) is None
