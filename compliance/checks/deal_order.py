@@ -160,7 +160,7 @@ class DealOrder(Check):
                     break
         if not breach or self.reported(rnd.number, "order"):
             return []
-        wrong = next((o for o, e in zip(observed, expected, strict=False) if o != e), observed[-1])
+        wrong = _first_out_of_turn(observed, expected) or observed[-1]
         last = rnd.deal_sequence[-1]
         found = _Breach(
             expected=expected,
@@ -169,6 +169,7 @@ class DealOrder(Check):
             observed=observed,
             what=breach,
             wrong=wrong,
+            wrong_t=dealt[wrong].t,
             t=last.t,
             frame=last.frame,
         )
@@ -230,8 +231,15 @@ class _Breach:
     observed: list[str]  # positions dealt by then, in the order their hands were seen
     what: str  # "seat6 passed over", ...
     wrong: str  # the first observed position that differs from the expected order
+    wrong_t: float  # when its hand was first seen
     t: float
     frame: int
+
+
+def _first_out_of_turn(order: list[str], expected: list[str]) -> str | None:
+    """The first position of ``order`` that differs from ``expected``'s at the same place (None: none
+    within the shorter of the two)."""
+    return next((o for o, e in zip(order, expected, strict=False) if o != e), None)
 
 
 def _uncertain_first(rnd: RoundState, found: _Breach) -> bool:
@@ -243,8 +251,7 @@ def _uncertain_first(rnd: RoundState, found: _Breach) -> bool:
     before then. A neighbour seen empty meanwhile, or passed over in plain view (the usual late start:
     the LCD's own position), settles it at once, and the alert is not held back. (A wrong start dealt
     clockwise as well, two breaches in one, is not waited for.)"""
-    wrong_t = rnd.positions[found.wrong].dealt_event
-    seen_t = wrong_t.t if wrong_t is not None else math.inf
+    seen_t = found.wrong_t
     before = set(found.observed[: found.observed.index(found.wrong)])
     circuit = found.expected
     p = rnd.positions[circuit[circuit.index(found.wrong) - 1]]
@@ -271,7 +278,7 @@ def _likeliest_wrong(rnd: RoundState, found: _Breach) -> str:
         for k in range(n):
             order = [p for p in circuit[k:] + circuit[:k] if p in windows]
             gap = _steadiest_gap(order, windows)
-            first = next((o for o, e in zip(order, ccw, strict=False) if o != e), None)
+            first = _first_out_of_turn(order, ccw)
             if gap is None or first is None:
                 continue
             best[first] = max(best.get(first, -1.0), gap)
