@@ -111,6 +111,42 @@ def test_three_same_class_indices_merge_nearest_pair_only() -> None:
     assert sorted(m.confidence.tolist()) == pytest.approx([0.5, 0.9])
 
 
+def test_two_cards_of_one_face_with_another_card_between_stay_two() -> None:
+    """A duplicate fanned in one hand: two Ac top-left indices 50 px apart at 1.6 px/mm with the Ad's
+    between them. Joined, the hand showed one Ac and was a card short (a count review item, not the
+    duplicate FOREIGN-CARD must report). Without the card between, the same two boxes are one card's
+    (a four-corner deck's top-left and top-right are a card apart; these are nearer, so the test
+    asserts only the card between decides)."""
+    ace_c, ace_d = parse_card("Ac").code, parse_card("Ad").code
+    fan = [(60, 30, 75, 64, ace_c, 0.9), (86, 30, 101, 64, ace_d, 0.9), (111, 30, 127, 64, ace_c, 0.8)]
+    assert sorted(merge_index_corners(_dets(fan)).labels) == ["Ac", "Ac", "Ad"]
+    assert merge_index_corners(_dets([fan[0], fan[2]])).labels == ["Ac"]
+    # an index found and not named between them is another card too
+    unread = np.array([[86, 30, 101, 64]], np.float32)
+    assert merge_index_corners(_dets([fan[0], fan[2]]), unread=unread).labels == ["Ac", "Ac"]
+
+
+def test_a_four_corner_cards_other_corner_read_as_another_face_does_not_split_it() -> None:
+    """dondorf's 2s: top-left and bottom-right read 2s, the top-right 2c. The 2c lies inside the
+    union of the 2s pair, at its corner (the card's own index), so the pair is still one card."""
+    two_s, two_c = parse_card("2s").code, parse_card("2c").code
+    card = [(0, 0, 15, 34, two_s, 0.9), (87, 108, 102, 142, two_s, 0.8), (87, 0, 102, 34, two_c, 0.6)]
+    assert sorted(merge_index_corners(_dets(card)).labels) == ["2c", "2s"]
+
+
+def test_card_between_reads_a_row_of_indices_and_a_card_corner_to_corner() -> None:
+    from vision.detections import card_between
+
+    a, b = np.array([60, 30, 75, 64], np.float32), np.array([111, 30, 127, 64], np.float32)
+    assert card_between(a, b, np.array([[86, 30, 101, 64]], np.float32))  # a row: the card between
+    assert not card_between(a, b, np.array([[137, 30, 152, 64]], np.float32))  # beside, not between
+    assert not card_between(a, b, np.zeros((0, 4), np.float32))
+    # corner to corner (a card 91 x 140): its other corners' indices do not count, its middle does
+    tl, br = np.array([0, 0, 15, 34], np.float32), np.array([76, 106, 91, 140], np.float32)
+    assert not card_between(tl, br, np.array([[76, 0, 91, 34], [0, 106, 15, 140]], np.float32))
+    assert card_between(tl, br, np.array([[38, 53, 53, 87]], np.float32))
+
+
 def test_backs_pass_through_unmerged() -> None:
     d = _dets([(0, 0, 50, 70, BACK_CLASS, 0.9), (5, 5, 55, 75, BACK_CLASS, 0.8)])
     m = merge_index_corners(d)

@@ -45,6 +45,15 @@ def test_two_cards_of_one_face_further_apart_than_a_card_stay_two() -> None:
     assert merge_card_indices(turned, PX_PER_MM).labels == ["Kd"]
 
 
+def test_two_reads_of_one_face_with_another_card_between_are_two_cards() -> None:
+    # a duplicate fanned in one hand, or b61-0011's As read Ac two cards right of the real Ac: the Ad's
+    # index between them says two cards (joined, the hand was a card short and the duplicate unseen)
+    fan = _dets(("Ac", 60, 30, 0.8), ("Ad", 86, 30, 0.8), ("Ac", 111, 30, 0.62))
+    assert sorted(merge_card_indices(fan, PX_PER_MM).labels) == ["Ac", "Ac", "Ad"]
+    alone = _dets(("Ac", 60, 30, 0.8), ("Ac", 111, 30, 0.62))
+    assert merge_card_indices(alone, PX_PER_MM).labels == ["Ac"]
+
+
 def test_two_reads_of_different_faces_at_both_ends_of_one_card_are_that_card() -> None:
     # s02 (dondorf): a Ts read Tc at its bottom end, 120 px below, in the same column: one card, not
     # an extra one (a false CARD-COUNT); the surer read wins, less sure for the disagreement

@@ -36,6 +36,27 @@ def intersection_area(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.asarray(ix * iy)
 
 
+def card_between(a: np.ndarray, b: np.ndarray, others: np.ndarray) -> bool:
+    """Whether another card's index lies between ``a`` and ``b``, two boxes (xyxy) read as one face:
+    the centre of one of ``others`` (N x 4: other cards' index or card boxes) strictly inside their
+    union. A card's own indices enclose nothing else, so two such boxes are two cards: in a spread the
+    cards between two of one face show their indices between them. Where the union spans both ways
+    (more than twice the smaller box's longer side each way: a card's corner to corner, not a row or
+    column of indices), centres within that side of the union's corners do not count: a deck
+    printing all four corners has the card's own other two indices there, and one may be read as
+    another face (dondorf's spades as clubs)."""
+    if not len(others):
+        return False
+    u = union_box(a, b)
+    c = (np.asarray(others, np.float64)[:, :2] + np.asarray(others, np.float64)[:, 2:]) / 2
+    inside = (c[:, 0] > u[0]) & (c[:, 0] < u[2]) & (c[:, 1] > u[1]) & (c[:, 1] < u[3])
+    reach = min(float(max(a[2] - a[0], a[3] - a[1])), float(max(b[2] - b[0], b[3] - b[1])))
+    if min(float(u[2] - u[0]), float(u[3] - u[1])) > 2 * reach:
+        for cx, cy in ((u[0], u[1]), (u[2], u[1]), (u[0], u[3]), (u[2], u[3])):
+            inside &= np.hypot(c[:, 0] - cx, c[:, 1] - cy) > reach
+    return bool(inside.any())
+
+
 @dataclass
 class Detections:
     xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))

@@ -37,7 +37,14 @@ from vision.card_body import (
     fuse,
     ink_colours,
 )
-from vision.detections import BACK_CLASS, JOKER_CLASS, Detections, intersection_area, union_box
+from vision.detections import (
+    BACK_CLASS,
+    JOKER_CLASS,
+    Detections,
+    card_between,
+    intersection_area,
+    union_box,
+)
 
 __all__ = [
     "DEFAULT_MODELS_DIR",
@@ -307,22 +314,35 @@ def boxes_through(xyxy: np.ndarray, affine: np.ndarray) -> np.ndarray:
     return np.concatenate([q.min(1), q.max(1)], 1).astype(np.float32)
 
 
-def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detections:
+def merge_index_corners(
+    dets: Detections, merge_distance: float = 9.0, unread: np.ndarray | None = None
+) -> Detections:
     """One detection per card: index detections of the same card class whose centres lie within
     ``merge_distance`` x the index size of each other are joined (union box, best confidence), two
     at a time, or more while their union fits one card (decks with four index corners, dondorf).
     A card's size is reckoned from its own index boxes, or from the image's typical index (the median
     box) where they are smaller: plastic's Joker prints a small round mark in each corner, not an
     index, and its four corners, boxed 20 px at 1.6 px/mm against a 41 px index, were two Jokers, the
-    top pair and the bottom pair (D5: 12 of its 16 false Jokers). Backs pass through unchanged."""
+    top pair and the bottom pair (D5: 12 of its 16 false Jokers). Backs pass through unchanged.
+
+    Never two indices with another card's index between them (``card_between``; the other faces'
+    boxes and ``unread``, index boxes found and not named): a card's own indices enclose nothing
+    else, so such two are two cards of one face - a real duplicate in one hand, which is
+    FOREIGN-CARD's to report (seed 002 rule 5.5), or a misread of one of them. Joined, a duplicate
+    fanned in one hand (two Ac with another card between) was one Ac and a card short: a count
+    review item, not the duplicate. b61-0011 (dondorf, a tight fan Ac Ad As Qc Qh): the As's two
+    left-edge indices read Ac were joined to the real Ac across the Ad, and the Ad inside that union
+    then taken for the same card, two cards lost."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
     typical = _index_side([faces])
+    extra = np.zeros((0, 4), np.float32) if unread is None else np.asarray(unread, np.float32).reshape(-1, 4)
     out_xyxy: list[np.ndarray] = []
     out_cls: list[int] = []
     out_conf: list[float] = []
     for c in np.unique(faces.class_id):
         group = faces[faces.class_id == c]
+        others = np.concatenate([faces.xyxy[faces.class_id != c], extra])
         order = np.argsort(-group.confidence, kind="stable")
         used = np.zeros(len(group), bool)
         centers = group.centers
@@ -337,7 +357,8 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
             # for decks printed with an index in all four corners, any further index of the class
             # while the union still fits one card (<= _CARD_SPAN index sizes each way)
             partners = 0
-            while cand := [j for j in order if not used[j]]:
+            apart: set[int] = set()  # another card of this face: each starts its own, below
+            while cand := [j for j in order if not used[j] and j not in apart]:
                 d = np.hypot(*(centers[cand] - centers[i]).T)
                 k = int(np.argmin(d))
                 j = cand[k]
@@ -348,6 +369,9 @@ def merge_index_corners(dets: Detections, merge_distance: float = 9.0) -> Detect
                 fits = span[0] <= _CARD_SPAN[0] * card and span[1] <= _CARD_SPAN[1] * card
                 if d[k] > merge_distance * size or (partners and not fits):
                     break
+                if card_between(box, group.xyxy[j], others):
+                    apart.add(j)
+                    continue
                 used[j] = True
                 box = union
                 partners += 1
@@ -1101,7 +1125,7 @@ class OnnxCardDetector:
             return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
         _check_image(image)
         found, unread, rivals = self._detect_at(image, self.upscale, card_px_per_mm)
-        return merge_index_corners(found, self.merge_distance), unread, rivals
+        return merge_index_corners(found, self.merge_distance, unread), unread, rivals
 
     def _detect_at(
         self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None

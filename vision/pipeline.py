@@ -84,6 +84,7 @@ from vision.detections import (
     JOKER_CLASS,
     CardDetector,
     Detections,
+    card_between,
     intersection_area,
     union_box,
 )
@@ -674,7 +675,9 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     one zone: a duplicate and an extra card to the compliance checks, while the deck holds one).
     Faces of one class whose boxes together fit inside one card (``slack`` x the card's size at
     ``px_per_mm``, either way round) are one card: union box, best confidence. Two cards of the
-    same face apart by more than a card (a real duplicate dealt to the same hand) stay two.
+    same face apart by more than a card (a real duplicate dealt to the same hand) stay two, and so do
+    two with another card's index between them (``card_between``: a duplicate fanned in one hand, or
+    a misread beside the real card, b61-0011; ``vision.detector.merge_index_corners``).
     """
     dets = _join_inner_reads(_join_card_ends(dets, px_per_mm), px_per_mm)
     faces = dets.class_id != BACK_CLASS
@@ -687,6 +690,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     for c in np.unique(dets.class_id[faces]):
         idx = [int(i) for i in np.flatnonzero(dets.class_id == c)]
         idx.sort(key=lambda i: -float(conf[i]))
+        others = dets.xyxy[faces & (dets.class_id != c)]
         for i in idx:
             if not keep[i]:
                 continue
@@ -695,7 +699,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
                     continue
                 box = union_box(xyxy[i], xyxy[j])
                 w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
-                if w <= short and h <= long_:
+                if w <= short and h <= long_ and not card_between(xyxy[i], xyxy[j], others):
                     xyxy[i] = box
                     conf[i] = max(conf[i], conf[j])
                     keep[j] = False
