@@ -119,21 +119,23 @@ class DealOrder(Check):
             return self._settle(rnd, final=False)
         return self._order(rnd)
 
-    def _expected(self, rnd: RoundState) -> tuple[list[str], float, str] | None:
+    def _expected(self, rnd: RoundState) -> tuple[list[str], float, str, bool] | None:
+        """The expected order, its confidence, what it rests on, and whether the LCD was seen (the
+        order is then known before the deal, not taken from the first hand seen)."""
         layout = self.ctx.layout
         if rnd.lcd is not None and 1 <= rnd.lcd <= len(layout.positions):
-            return layout.deal_order(rnd.lcd), 1.0, f"LCD {rnd.lcd}"
+            return layout.deal_order(rnd.lcd), 1.0, f"LCD {rnd.lcd}", True
         first = rnd.deal_sequence[0].position
         if first not in layout.positions:
             return None
         start = layout.positions.index(first or "") + 1
-        return layout.deal_order(start), 0.6, "LCD not seen; counter-clockwise from the first hand"
+        return layout.deal_order(start), 0.6, "LCD not seen; counter-clockwise from the first hand", False
 
     def _order(self, rnd: RoundState) -> list[Finding]:
         exp = self._expected(rnd)
         if exp is None:
             return []
-        expected, confidence, basis = exp
+        expected, confidence, basis, lcd_seen = exp
         rank = {p: i for i, p in enumerate(expected)}
         dealt = {e.position or "": e for e in rnd.deal_sequence}
         observed = sorted(dealt, key=lambda p: (dealt[p].frame, rank.get(p, 99)))
@@ -173,7 +175,7 @@ class DealOrder(Check):
             t=last.t,
             frame=last.frame,
         )
-        if confidence == 1.0 and _uncertain_first(rnd, found):
+        if lcd_seen and _uncertain_first(rnd, found):
             self._waiting[rnd.number] = found
             return self._settle(rnd, final=False)
         return self._report(rnd, found, wrong)
