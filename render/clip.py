@@ -147,7 +147,7 @@ def _true_state(layout: TableLayout, scene: FrameScene, k: int, occluded: list[s
         if cv.zone == "moving":
             continue
         p = hmat @ np.array([cv.pose.x, cv.pose.y, 1.0])
-        zones.setdefault(cv.zone, []).append((float(p[0] / p[2]), cv.token if cv.face_up else "BACK"))
+        zones.setdefault(cv.zone, []).append((float(p[0] / p[2]), cv.face if cv.face_up else "BACK"))
 
     def toks(zone: str) -> list[str]:
         return [t for _, t in sorted(zones.get(zone, []), key=lambda x: x[0])]

@@ -61,6 +61,15 @@ class CardView:
     pose: Pose
     zone: str  # "seat3.high", "dealer.hand", "moving", ...
     owner: str  # position whose hand the card belongs to
+    # the face printed on it where that is not ``token``: a same-hand FOREIGN-CARD copy, which the
+    # director deals and sets as the card whose place it took (the rules refuse a hand holding one
+    # card twice), while the camera, the events and the truth see the copy
+    shown: str | None = None
+
+    @property
+    def face(self) -> str:
+        """The face the card shows when face up."""
+        return self.shown or self.token
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,8 @@ class Director:
         self._round: int | None = None
         self._record: RoundRecord | None = None
         self.pending_observable: list[tuple[int, Finding, str, tuple[str, ...]]] = []
+        # this round's same-hand FOREIGN-CARD copy: (position, the card it stands in for, its face)
+        self._copy: tuple[str, str, str] | None = None
 
     # --- timeline primitives -----------------------------------------------------------------
     @property
@@ -179,7 +190,8 @@ class Director:
     def _add(self, token: str, pose: Pose, face_up: bool, zone: str, owner: str) -> int:
         cid = self._next_id
         self._next_id += 1
-        self._cards[cid] = CardView(cid, token, face_up, pose, zone, owner)
+        shown = self._copy[2] if self._copy and self._copy[:2] == (owner, token) else None
+        self._cards[cid] = CardView(cid, token, face_up, pose, zone, owner, shown)
         self._order.append(cid)
         return cid
 
@@ -284,6 +296,8 @@ class Director:
     ) -> None:
         assert self._record is not None and self._round is not None
         f = self.frame if frame is None else frame
+        if position is not None:
+            cards, high, low = (self._as_shown(position, x) for x in (cards, high, low))
         self._record.events.append(
             Event(
                 round=self._round,
@@ -298,6 +312,13 @@ class Director:
                 detail=detail,
             )
         )
+
+    def _as_shown(self, position: str, tokens: Sequence[str]) -> list[str]:
+        """``position``'s cards ``tokens`` as the table shows them: a same-hand copy's face for the card
+        it stands in for."""
+        if self._copy is None or self._copy[0] != position:
+            return list(tokens)
+        return [self._copy[2] if t == self._copy[1] else t for t in tokens]
 
     def _finding(
         self, check: CheckId, seat: int | None, expected: str, observed: str, frame: int | None = None
@@ -416,15 +437,21 @@ class Director:
             pool = [s for s in active_list if s != count_seat] or active_list
             foreign_seat = pick_seat(CheckId.FOREIGN_CARD, pool)
             victim = hands_tok[f"seat{foreign_seat}"]
-            dealer_toks = hands_tok["dealer"]
-            for _attempt in range(200):  # a second deck's copy of a dealer's card
-                dup = dealer_toks[int(rng.integers(len(dealer_toks)))]
-                at = int(rng.integers(len(victim)))
-                trial = [*victim[:at], dup, *victim[at + 1 :]]
-                # a seat that fouls keeps a hand where a foul setting exists
-                if foreign_seat not in fouls or foul_setting_exists(self._as_cards(trial)):
-                    break
-            victim[at] = dup
+            if v[CheckId.FOREIGN_CARD].variant == "same-hand":
+                # a copy of one of the seat's own cards in place of another: dealt and set as that
+                # other card (``CardView.shown``), so the seat's setting (a foul included) is as dealt
+                src, at = (int(x) for x in rng.choice(len(victim), 2, replace=False))
+                self._copy = (f"seat{foreign_seat}", victim[at], victim[src])
+            else:
+                dealer_toks = hands_tok["dealer"]
+                for _attempt in range(200):  # a second deck's copy of a dealer's card
+                    dup = dealer_toks[int(rng.integers(len(dealer_toks)))]
+                    at = int(rng.integers(len(victim)))
+                    trial = [*victim[:at], dup, *victim[at + 1 :]]
+                    # a seat that fouls keeps a hand where a foul setting exists
+                    if foreign_seat not in fouls or foul_setting_exists(self._as_cards(trial)):
+                        break
+                victim[at] = dup
         hands = {pos: _Hand(pos, hands_tok[pos], pos == "dealer" or _seat_of(pos) in active) for pos in order}
 
         record = RoundRecord(round=k, game=self.game, t_start=self.t, lcd=lcd, deal_order=list(order))
@@ -547,7 +574,10 @@ class Director:
             cards = self._as_cards(hands[f"seat{s}"].cards)
             hi, lo = house_way(self.game, cards)
             high, low = [str(c) for c in hi], [str(c) for c in lo]
-            self._iv = IVerifyView("seat", s, tuple(_display_order(high)), tuple(_display_order(low)))
+            shown_high, shown_low = (self._as_shown(f"seat{s}", x) for x in (high, low))
+            self._iv = IVerifyView(
+                "seat", s, tuple(_display_order(shown_high)), tuple(_display_order(shown_low))
+            )
             waiting = [x for x in unset_seats() if x != s]
             self._event(EventKind.IVERIFY_SEAT, f"seat{s}", high=high, low=low)
             if waiting:  # what was staged, whichever injection staged it (seed 000 rule 5.a)
@@ -828,9 +858,9 @@ class Director:
                     position=pos,
                     seat=_seat_of(pos),
                     active=h.active,
-                    cards=list(h.cards),
-                    high=list(h.high),
-                    low=list(h.low),
+                    cards=self._as_shown(pos, h.cards),
+                    high=self._as_shown(pos, h.high),
+                    low=self._as_shown(pos, h.low),
                     set_by=h.set_by,
                 )
             )
@@ -846,16 +876,22 @@ class Director:
             )
             self.pending_observable.append((first, f, "count", (pos,)))
         if foreign_seat is not None:
-            toks = hands[f"seat{foreign_seat}"].cards
-            dup = next(t for t in toks if t in hands["dealer"].cards)
+            if self._copy is not None:
+                dup = self._copy[2]
+                where = f"seat {foreign_seat}'s own hand"
+            else:
+                toks = hands[f"seat{foreign_seat}"].cards
+                dup = next(t for t in toks if t in hands["dealer"].cards)
+                where = f"seat {foreign_seat} and the dealer"
             f = self._finding(
                 CheckId.FOREIGN_CARD,
                 foreign_seat,
                 "53 distinct cards",
-                f"{dup} twice: seat {foreign_seat} and the dealer",
+                f"{dup} twice: {where}",
                 frame=first,
             )
             self.pending_observable.append((first, f, "dup", (dup,)))
+        self._copy = None
         self._round = None
         self._record = None
 
@@ -958,7 +994,7 @@ class Director:
                     hit = n > self.n_cards
                 else:
                     (tok,) = args
-                    hit = sum(1 for c in sc.cards if c.token == tok and c.face_up and c.zone != "moving") >= 2
+                    hit = sum(1 for c in sc.cards if c.face == tok and c.face_up and c.zone != "moving") >= 2
                 if hit:
                     finding.frame = fi
                     finding.t = round(fi / FPS, 3)

@@ -397,7 +397,7 @@ class FrameRenderer:
             scene.lcd,
             scene.iverify,
             scene.covered,
-            tuple((cv.cid, cv.token, cv.face_up, cv.pose, cv.zone) for cv in resting),
+            tuple((cv.cid, cv.face, cv.face_up, cv.pose, cv.zone) for cv in resting),
         )
         if self._static_key == key and self._static_val is not None:
             return self._static_val
@@ -411,7 +411,7 @@ class FrameRenderer:
             cover = np.zeros((self.h, self.w), np.uint8)
             self._cover(frame, cover)
         for cv in resting:
-            tok = cv.token if cv.face_up else "BACK"
+            tok = cv.face if cv.face_up else "BACK"
             w = self._warp((tok, cv.pose), self._art[tok][0], self._card_quad(cv.pose), cache=True)
             if w is not None:
                 self._blend(frame, w)
@@ -424,7 +424,7 @@ class FrameRenderer:
         boxes: list[CardBox] = []
         cover = occl.copy() if occl is not None else np.zeros((self.h, self.w), np.uint8)
         for cv in reversed(cards):
-            tok = cv.token if cv.face_up else "BACK"
+            tok = cv.face if cv.face_up else "BACK"
             q = self._card_quad(cv.pose)
             area = 0.5 * abs(
                 float(np.dot(q[:, 0], np.roll(q[:, 1], 1)) - np.dot(q[:, 1], np.roll(q[:, 0], 1)))
@@ -464,7 +464,7 @@ class FrameRenderer:
         frame = base.copy()
         for cv in moving:
             w = self._warp(
-                (), self._art[cv.token if cv.face_up else "BACK"][0], self._card_quad(cv.pose), cache=False
+                (), self._art[cv.face if cv.face_up else "BACK"][0], self._card_quad(cv.pose), cache=False
             )
             if w is not None:
                 self._blend(frame, w)

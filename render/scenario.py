@@ -55,8 +55,24 @@ class Violation(_Model):
 
     check: CheckId
     seat: Seat | None = None
-    # DEAL-ORDER only: "late-start" (start one position after the LCD's) or "clockwise".
-    variant: Literal["late-start", "clockwise"] | None = None
+    # DEAL-ORDER: "late-start" (start one position after the LCD's, the default) or "clockwise".
+    # FOREIGN-CARD: "other-hand" (a second deck's copy of one of the dealer's cards, the default) or
+    # "same-hand" (a copy of one of the seat's own cards: a player who makes himself a pair, the
+    # classic hold-out; set in rank order, the two copies lie side by side in his fan).
+    variant: Literal["late-start", "clockwise", "other-hand", "same-hand"] | None = None
+
+    @model_validator(mode="after")
+    def _variant_fits(self) -> Violation:
+        allowed = {
+            CheckId.DEAL_ORDER: ("late-start", "clockwise"),
+            CheckId.FOREIGN_CARD: ("other-hand", "same-hand"),
+        }.get(self.check, ())
+        if self.variant is not None and self.variant not in allowed:
+            raise ValueError(
+                f"variant {self.variant!r} does not apply to {self.check.value}"
+                + (f" (one of {', '.join(allowed)})" if allowed else " (it has none)")
+            )
+        return self
 
 
 class RoundSpec(_Model):
@@ -117,6 +133,8 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 _INJECTABLE = list(CheckId)
+# the share of drawn FOREIGN-CARD injections that copy a card of the seat's own hand
+_SAME_HAND_SHARE = 0.5
 
 
 def random_scenario(
@@ -143,7 +161,13 @@ def random_scenario(
                 iv = [int(rng.choice(cand))]
             if check is CheckId.CARD_COUNT and all(s in iv or s in fouls for s in active):
                 fouls = []  # the extra card goes to a seat that sets its own legal hand: leave one such
-            violations.append(Violation(check=check))
+            variant = None
+            if check is CheckId.FOREIGN_CARD:
+                # drawn apart, so that the scenario's own draws (and every batch rendered before the
+                # same-hand variant existed) are as they were but for these rounds
+                side = np.random.default_rng([seed, len(specs), 0xF0])
+                variant = "same-hand" if side.random() < _SAME_HAND_SHARE else "other-hand"
+            violations.append(Violation(check=check, variant=variant))
         specs.append(
             RoundSpec(
                 lcd=int(rng.integers(1, 8)),

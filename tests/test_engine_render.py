@@ -158,3 +158,49 @@ def test_rendered_scenario_with_piles_seen_as_one_back(path: Path) -> None:
     got = {(f.round, f.check_id.value, f.seat) for f in found}
     assert got <= truth
     assert {c for _, c, _ in truth - got} <= {"HAND-TOUCHED-AFTER-REVEAL"}
+
+
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_a_copy_of_a_seats_own_card_in_his_hand_is_found_on_the_true_states(game: str) -> None:
+    """The hold-out a player makes for himself (``Violation.variant`` "same-hand"): his hand shows one
+    face twice. The engine reports exactly that FOREIGN-CARD, at his seat, the round void, and
+    nothing else (the rules refuse to set or rank a hand holding one card twice: no check may fail
+    on it)."""
+    from render.scenario import Scenario
+
+    sc = Scenario.model_validate(
+        {
+            "name": "same-hand",
+            "game": game,
+            "deck": "bellot",
+            "rounds": [
+                {
+                    "lcd": 2,
+                    "active_seats": [2, 4, 5],
+                    "violations": [{"check": "FOREIGN-CARD", "seat": 4, "variant": "same-hand"}],
+                }
+            ],
+        }
+    )
+    layout, director = plan_clip(sc, 3)
+    monitor = _monitor(layout)
+    found = []
+    prev = None
+    for k, scene in enumerate(director.frames):
+        if k and scene == director.frames[k - 1]:
+            continue
+        state = true_state(layout, scene, k, [])
+        key = state.model_dump(exclude={"frame", "t"})
+        if key != prev:
+            found += monitor.feed(state).findings
+            prev = key
+    found += monitor.finish().findings
+    assert [(f.round, f.check_id.value, f.seat) for f in found] == [(1, "FOREIGN-CARD", 4)]
+    (truth,) = director.rounds[0].findings
+    assert found[0].observed.startswith(truth.observed.split()[0])  # the face seen twice
+    assert found[0].status == "alert"  # an alert voids the round (compliance.engine)
+    (rebuilt,) = monitor.rounds
+    hands = {h.position: h for h in rebuilt.hands}
+    (true_hand,) = [h for h in director.rounds[0].hands if h.seat == 4]
+    assert sorted(hands["seat4"].cards) == sorted(true_hand.cards)  # the face twice, both rebuilt
+    assert len(set(true_hand.cards)) == len(true_hand.cards) - 1

@@ -130,6 +130,40 @@ def test_foreign_card_is_the_only_duplicate() -> None:
     parse_card(dups[0])
 
 
+@pytest.mark.parametrize("game", ["seven-card", "six-card"])
+def test_a_same_hand_foreign_card_copies_one_of_the_seats_own_cards(game: str) -> None:
+    """The hold-out a player makes for himself: a second copy of one of his own cards in his hand (the
+    only duplicate of the round, in no other position's hand), named so in the truth."""
+    v = Violation(check=CheckId.FOREIGN_CARD, seat=3, variant="same-hand")
+    for seed in range(3):
+        sc = _small(game, violations=[v])
+        _, director = plan_clip(sc, seed)
+        (rec,) = director.rounds
+        hands = {h.position: list(h.cards) for h in rec.hands}
+        counts = Counter(c for cards in hands.values() for c in cards)
+        dups = [c for c, k in counts.items() if k > 1]
+        assert len(dups) == 1 and counts[dups[0]] == 2
+        assert hands["seat3"].count(dups[0]) == 2
+        (f,) = rec.findings
+        assert f.check_id == CheckId.FOREIGN_CARD and f.seat == 3
+        assert f"{dups[0]} twice: seat 3's own hand" == f.observed
+
+
+def test_a_variant_must_fit_its_check() -> None:
+    with pytest.raises(ValueError, match="'same-hand' does not apply to DEAL-ORDER"):
+        Violation(check=CheckId.DEAL_ORDER, variant="same-hand")
+    with pytest.raises(ValueError, match=r"does not apply to HOUSE-WAY \(it has none\)"):
+        Violation(check=CheckId.HOUSE_WAY, variant="clockwise")
+    drawn = {
+        v.variant
+        for seed in range(60)
+        for r in random_scenario("seven-card", seed, rounds=2, violation_rate=1.0).rounds
+        for v in r.violations
+        if v.check is CheckId.FOREIGN_CARD
+    }
+    assert drawn == {"same-hand", "other-hand"}
+
+
 @pytest.mark.parametrize(
     "path", [p for p in SCENARIOS if "violations" in p.read_text()], ids=lambda p: p.stem
 )
@@ -421,6 +455,8 @@ def test_a_foreign_card_given_to_a_fouling_seat_leaves_it_a_foul_to_set() -> Non
     sc = random_scenario("six-card", 100039, rounds=2, violation_rate=0.5)
     spec = sc.rounds[1]
     assert spec.fouls == [6] and [v.check for v in spec.violations] == [CheckId.FOREIGN_CARD]
+    # the batch's copy was the dealer's card (drawn "same-hand" since that variant exists)
+    spec.violations = [Violation(check=CheckId.FOREIGN_CARD, variant="other-hand")]
     _, director = plan_clip(sc, 100039)
     rec = director.rounds[1]
     assert [(f.check_id, f.seat) for f in rec.findings] == [(CheckId.FOREIGN_CARD, 6)]
