@@ -14,10 +14,14 @@ README's main job runs), and the evaluation (``paigow-monitor evaluate``) and pr
 violations injected per check id, recall per check id, false alerts, review items, rounds rebuilt,
 wall time. Exit status 1 when a target is missed. ``--reuse-clips`` audits the clips an earlier run
 left in ``--out`` again (same seed; nothing is rendered): to measure a change of the monitor on the
-same footage.
+same footage. ``--inject CHECK[:VARIANT]`` makes every drawn violation that check (with
+``--violation-rate 1``, every round): a batch measuring one kind of breach, e.g. the hold-out a
+player makes with a copy of one of his own cards (``FOREIGN-CARD:same-hand``).
 
     nice -n 10 .venv/bin/python benchmarks/compliance_batch.py --rounds 200 --seed 1 --out /tmp/batch
     .venv/bin/python benchmarks/compliance_batch.py --rounds 30 --seed 41 --video --camera --out /tmp/vb41
+    .venv/bin/python benchmarks/compliance_batch.py --rounds 10 --seed 70 --violation-rate 1 \
+        --inject FOREIGN-CARD:same-hand --video --camera --out /tmp/vb70
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ if str(ROOT) not in sys.path:
 
 from compliance.evaluate import EvalReport, evaluate  # noqa: E402
 from compliance.events import CheckId, ClipTruth  # noqa: E402
+from render.scenario import Violation  # noqa: E402
 
 __all__ = ["BatchClip", "BatchReport", "CheckScore", "generate_batch", "main", "run_batch", "score_batch"]
 
@@ -123,6 +128,7 @@ def generate_batch(
     face_up_share: float = 0.0,
     image_size: tuple[int, int] | None = None,
     deck: str | None = None,
+    inject: Violation | None = None,
     log: Callable[[str], None] = print,
 ) -> list[BatchClip]:
     """Write the clips of a fresh batch into ``out/clips/`` (ground truth; videos with ``video``), seen
@@ -146,7 +152,7 @@ def generate_batch(
         clip_seed = seed * 100_000 + i
         face_up = bool(rng.random() < face_up_share)
         sc = random_scenario(
-            game, clip_seed, rounds=n, violation_rate=violation_rate, face_up_dealing=face_up
+            game, clip_seed, rounds=n, violation_rate=violation_rate, face_up_dealing=face_up, inject=inject
         )
         if deck is not None:
             sc = sc.model_copy(update={"deck": deck})
@@ -269,6 +275,7 @@ def run_batch(
     reuse_clips: bool = False,
     image_size: tuple[int, int] | None = None,
     deck: str | None = None,
+    inject: Violation | None = None,
     log: Callable[[str], None] = print,
 ) -> BatchReport:
     """Generate a fresh batch into ``out`` (emptied first), audit it (its states, or with ``camera``
@@ -296,6 +303,7 @@ def run_batch(
             face_up_share=face_up_share,
             image_size=image_size,
             deck=deck,
+            inject=inject,
             log=log,
         )
         (out / MANIFEST).write_text(BatchManifest(seed=seed, clips=clips).model_dump_json(indent=1))
@@ -415,7 +423,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--deck", default=None, help="deal every clip from this deck (default: the held-out decks in turn)"
     )
+    ap.add_argument(
+        "--inject",
+        default=None,
+        metavar="CHECK[:VARIANT]",
+        help="every violation drawn is this check (e.g. FOREIGN-CARD:same-hand); with --violation-rate 1, "
+        "every round",
+    )
     args = ap.parse_args(argv)
+    inject = None
+    if args.inject is not None:
+        from pydantic import ValidationError
+
+        check, _, variant = args.inject.partition(":")
+        try:
+            inject = Violation(check=check, variant=variant or None)  # type: ignore[arg-type]
+        except ValidationError as e:
+            ap.error(f"--inject {args.inject}: {e.errors()[0]['msg']}")
     size: tuple[int, int] | None = None
     if args.size is not None:
         from render.table import parse_image_size
@@ -447,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         reuse_clips=args.reuse_clips,
         image_size=size,
         deck=args.deck,
+        inject=inject,
     )
     _print(rep, args.out)
     return 0 if rep.passed else 1

@@ -138,9 +138,17 @@ _SAME_HAND_SHARE = 0.5
 
 
 def random_scenario(
-    game: Game, seed: int, rounds: int = 2, violation_rate: float = 0.3, face_up_dealing: bool = False
+    game: Game,
+    seed: int,
+    rounds: int = 2,
+    violation_rate: float = 0.3,
+    face_up_dealing: bool = False,
+    inject: Violation | None = None,
 ) -> Scenario:
-    """A scenario drawn from ``seed``: random seats, i-Verify use, fouls and (sometimes) one violation."""
+    """A scenario drawn from ``seed``: random seats, i-Verify use, fouls and (sometimes) one violation.
+    ``inject``: the violation every round that draws one gets (its check, and its variant where
+    given; its seat is left to the draw), in place of a check drawn among all: a batch of one kind
+    (``benchmarks/compliance_batch.py --inject``)."""
     rng = np.random.default_rng(seed)
     specs = []
     for _ in range(rounds):
@@ -152,6 +160,8 @@ def random_scenario(
         violations = []
         if rng.random() < violation_rate:
             check = _INJECTABLE[int(rng.integers(len(_INJECTABLE)))]
+            if inject is not None:
+                check = inject.check
             if check is CheckId.FOUL_MISHANDLED and not fouls and foul_pool:
                 fouls = [int(rng.choice(foul_pool))]
             if check is CheckId.FOUL_MISHANDLED and not fouls:
@@ -161,8 +171,8 @@ def random_scenario(
                 iv = [int(rng.choice(cand))]
             if check is CheckId.CARD_COUNT and all(s in iv or s in fouls for s in active):
                 fouls = []  # the extra card goes to a seat that sets its own legal hand: leave one such
-            variant = None
-            if check is CheckId.FOREIGN_CARD:
+            variant = inject.variant if inject is not None else None
+            if check is CheckId.FOREIGN_CARD and variant is None:
                 # drawn apart, so that the scenario's own draws (and every batch rendered before the
                 # same-hand variant existed) are as they were but for these rounds
                 side = np.random.default_rng([seed, len(specs), 0xF0])

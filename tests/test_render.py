@@ -474,3 +474,14 @@ def test_layout_scales_with_the_camera_resolution() -> None:
     pts = [Point(x=500.0, y=400.0), Point(x=563.5, y=400.0)]
     ws, wb = (float(np.ptp(lay.to_image(pts)[:, 0])) for lay in (small, big))
     assert wb == pytest.approx(1.5 * ws, rel=1e-6)
+
+
+def test_a_batch_of_one_kind_injects_that_check_and_variant_in_every_round_drawn() -> None:
+    """``random_scenario(inject=...)`` (``compliance_batch.py --inject FOREIGN-CARD:same-hand``): every
+    round that draws a violation gets that one."""
+    inject = Violation(check=CheckId.FOREIGN_CARD, variant="same-hand")
+    for seed in range(6):
+        sc = random_scenario("six-card", seed, rounds=3, violation_rate=1.0, inject=inject)
+        assert [[(v.check, v.variant) for v in r.violations] for r in sc.rounds] == [
+            [(CheckId.FOREIGN_CARD, "same-hand")]
+        ] * 3
