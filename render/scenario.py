@@ -150,7 +150,7 @@ def random_scenario(
     given; its seat is left to the draw), in place of a check drawn among all: a batch of one kind
     (``benchmarks/compliance_batch.py --inject``)."""
     rng = np.random.default_rng(seed)
-    specs = []
+    specs: list[RoundSpec] = []
     for _ in range(rounds):
         n_active = int(rng.integers(2, 5))
         active = sorted(int(s) for s in rng.choice(np.arange(1, 7), n_active, replace=False))

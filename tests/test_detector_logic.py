@@ -126,6 +126,40 @@ def test_two_cards_of_one_face_with_another_card_between_stay_two() -> None:
     assert merge_index_corners(_dets([fan[0], fan[2]]), unread=unread).labels == ["Ac", "Ac"]
 
 
+def test_at_a_known_scale_one_face_beyond_a_cards_diagonal_or_beside_itself_is_two_cards() -> None:
+    """The camera pipeline knows the scale (1.6 px/mm: a card 102 x 142 px, its diagonal 176 px). A
+    seat's high-hand Th and his low-hand Th, 175 px apart down one column (the union 210 px long:
+    no card spreads its indices so far at any turn), and two 6c side by side in one fan (spread
+    neighbours, 26 px apart: a card's own indices lie a card's width or length apart) are two cards
+    each; unscaled (stills), the old reach joins them. A card's own two indices still join."""
+    ten_h, six_c = parse_card("Th").code, parse_card("6c").code
+    high_low = [(109, 30, 123, 64, ten_h, 0.54), (97, 205, 110, 240, ten_h, 0.58)]
+    fan = [(110, 30, 127, 64, six_c, 0.48), (136, 31, 152, 64, six_c, 0.40)]
+    for hand in (high_low, fan):
+        assert len(merge_index_corners(_dets(hand), card_px_per_mm=1.6)) == 2
+        assert len(merge_index_corners(_dets(hand))) == 1
+    own = [(60, 30, 75, 64, ten_h, 0.8), (147, 138, 162, 172, ten_h, 0.7)]  # top-left, bottom-right
+    assert merge_index_corners(_dets(own), card_px_per_mm=1.6).xyxy.tolist() == [[60, 30, 162, 172]]
+    edge = [(60, 30, 75, 64, ten_h, 0.8), (60, 138, 75, 172, ten_h, 0.7)]  # a four-corner deck's left edge
+    assert len(merge_index_corners(_dets(edge), card_px_per_mm=1.6)) == 1
+
+
+def test_a_court_cards_picture_read_as_its_face_beside_its_index_is_still_that_one_card() -> None:
+    """b58-0005 (720p): the dealer's lone Qh, its top-left index boxed short (21 px) and a box in the
+    queen's picture beside it of that height, 34 px along: spread neighbours by their geometry, and
+    both read Qh at 0.993 (so left as read: ``_BOTH_SURE``). The detector keeps the picture's box
+    apart from the index, but the card's two corners join into a card-long box it lies inside, and
+    the pipeline's merge makes them one Qh (no false duplicate)."""
+    from vision.pipeline import merge_card_indices
+
+    q = parse_card("Qh").code
+    card = [(490, 234, 503, 255, q, 0.89), (524, 234, 541, 255, q, 0.89), (576, 296, 589, 370, q, 0.88)]
+    found = merge_index_corners(_dets(card), card_px_per_mm=1.6)
+    assert len(found) == 2
+    merged = merge_card_indices(found, 1.6)
+    assert merged.labels == ["Qh"] and merged.xyxy.tolist() == [[490, 234, 589, 370]]
+
+
 def test_a_four_corner_cards_other_corner_read_as_another_face_does_not_split_it() -> None:
     """dondorf's 2s: top-left and bottom-right read 2s, the top-right 2c. The 2c lies inside the
     union of the 2s pair, at its corner (the card's own index), so the pair is still one card."""
@@ -733,11 +767,44 @@ def test_one_deck_holds_one_of_each_face_so_two_cards_of_a_spread_are_not_one() 
     assert got[20][1] == pytest.approx(0.9 * joint[0].sum(), rel=1e-4)
     assert got[45][1] == pytest.approx(0.9 * joint[:, 1].sum(), rel=1e-4)
     assert got[70][1] == pytest.approx(0.9 * 0.9, rel=1e-4)
-    # off (or with no card scale: a still), the two As reads are one card
+    # off (or with no card scale: a still), both read As: still two cards (spread neighbours are
+    # never one card's two indices), the duplicate left for FOREIGN-CARD to weigh by their reads
     det.one_deck = False
-    assert {x: c for x, (c, _) in read(1.6).items()} == {20: ace_s, 70: king_h}
+    assert {x: c for x, (c, _) in read(1.6).items()} == {20: ace_s, 45: ace_s, 70: king_h}
     det.one_deck = True
-    assert {x: c for x, (c, _) in read(None).items()} == {20: ace_s, 70: king_h}
+    assert {x: c for x, (c, _) in read(None).items()} == {20: ace_s, 45: ace_s, 70: king_h}
+
+
+def test_two_sure_reads_of_one_face_side_by_side_are_two_copies() -> None:
+    """A player's hold-out: a copy of one of his cards fanned beside it, both read As at 0.95. One deck
+    holds one As, but two sure reads are two copies, not a misread: both are named, surely, and stay
+    two cards through the pipeline's merges (FOREIGN-CARD's to report). With one read under
+    ``_BOTH_SURE`` (0.85) the joint still takes the As from the weaker."""
+    from vision.detector import _BOTH_SURE, merge_index_corners
+    from vision.pipeline import merge_card_indices
+
+    det = _spread_detector(0.0)
+    ace_s, ace_c, king_h = 48, 51, 45
+    usual = {20: [(ace_s, 0.95), (ace_c, 0.03)], 45: [(ace_s, 0.95), (ace_c, 0.04)], 70: [(king_h, 0.9)]}
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    boxes = np.array([[x, 10, x + 12, 40] for x in (20, 45, 70)], np.float32)
+    image = np.zeros((160, 200, 3), np.uint8)
+
+    def read() -> dict[int, tuple[int, float]]:
+        found, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
+        found = merge_card_indices(merge_index_corners(found, card_px_per_mm=1.6), 1.6)
+        rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
+        return {int(b[0]): (int(c), round(float(p), 4)) for b, c, p in rows}
+
+    assert read() == {
+        20: (ace_s, round(0.9 * 0.95, 4)),
+        45: (ace_s, round(0.9 * 0.95, 4)),
+        70: (king_h, 0.81),
+    }
+    assert _BOTH_SURE > 0.85
+    usual[45] = [(ace_s, 0.85), (ace_c, 0.14)]
+    got = read()
+    assert got[20][0] == ace_s and got[45][0] == ace_c
 
 
 def test_a_contest_is_settled_where_the_narrow_cuts_face_is_the_neighbours() -> None:

@@ -79,6 +79,8 @@ _BODY_SETTLES = 0.9
 # two index boxes of one row this many index widths apart or nearer may be two cards of a spread
 # (``spread_neighbours``); one card's own corners lie further apart
 _NEIGHBOUR_REACH = 3.0
+# two spread neighbours both read this surely as one face are left so (``_one_of_each``): two copies
+_BOTH_SURE = 0.9
 # a remembered tile whose picture changed in at most this many 8-px blocks, none on or beside a box
 # found on it, is not read again (``StillMemory.recall``'s ``loose``)
 _TILE_LOOSE = 3
@@ -315,7 +317,10 @@ def boxes_through(xyxy: np.ndarray, affine: np.ndarray) -> np.ndarray:
 
 
 def merge_index_corners(
-    dets: Detections, merge_distance: float = 9.0, unread: np.ndarray | None = None
+    dets: Detections,
+    merge_distance: float = 9.0,
+    unread: np.ndarray | None = None,
+    card_px_per_mm: float | None = None,
 ) -> Detections:
     """One detection per card: index detections of the same card class whose centres lie within
     ``merge_distance`` x the index size of each other are joined (union box, best confidence), two
@@ -332,7 +337,16 @@ def merge_index_corners(
     fanned in one hand (two Ac with another card between) was one Ac and a card short: a count
     review item, not the duplicate. b61-0011 (dondorf, a tight fan Ac Ad As Qc Qh): the As's two
     left-edge indices read Ac were joined to the real Ac across the Ad, and the Ad inside that union
-    then taken for the same card, two cards lost."""
+    then taken for the same card, two cards lost.
+
+    Where the scale cards lie at is known (``card_px_per_mm``: the camera pipeline's zone crops), two
+    more kinds of pair are two cards: indices whose union is longer than a card's diagonal (no turn
+    of one card spreads its indices so far: a face in a seat's high hand and the same face in his
+    low hand, 175 px apart at 1.6 px/mm, were one card), and spread neighbours (``spread_neighbours``:
+    side by side in one row, nearer than half a card; a card's own indices lie a card's width or
+    length apart). A player who holds out a copy of one of his own cards shows just these
+    (``render.scenario.Violation`` "same-hand": of ten such hands at 720p, six were read as one card
+    a card short)."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
     typical = _index_side([faces])
@@ -340,9 +354,11 @@ def merge_index_corners(
     out_xyxy: list[np.ndarray] = []
     out_cls: list[int] = []
     out_conf: list[float] = []
+    diagonal = None if card_px_per_mm is None else 1.05 * card_px_per_mm * float(np.hypot(*CARD_MM))
     for c in np.unique(faces.class_id):
         group = faces[faces.class_id == c]
         others = np.concatenate([faces.xyxy[faces.class_id != c], extra])
+        near = set() if card_px_per_mm is None else set(spread_neighbours(group.xyxy, card_px_per_mm))
         order = np.argsort(-group.confidence, kind="stable")
         used = np.zeros(len(group), bool)
         centers = group.centers
@@ -357,6 +373,7 @@ def merge_index_corners(
             # for decks printed with an index in all four corners, any further index of the class
             # while the union still fits one card (<= _CARD_SPAN index sizes each way)
             partners = 0
+            members = [int(i)]
             apart: set[int] = set()  # another card of this face: each starts its own, below
             while cand := [j for j in order if not used[j] and j not in apart]:
                 d = np.hypot(*(centers[cand] - centers[i]).T)
@@ -369,11 +386,16 @@ def merge_index_corners(
                 fits = span[0] <= _CARD_SPAN[0] * card and span[1] <= _CARD_SPAN[1] * card
                 if d[k] > merge_distance * size or (partners and not fits):
                     break
-                if card_between(box, group.xyxy[j], others):
+                if (
+                    card_between(box, group.xyxy[j], others)
+                    or (diagonal is not None and span[1] > diagonal)
+                    or any((min(m, j), max(m, j)) in near for m in members)
+                ):
                     apart.add(j)
                     continue
                 used[j] = True
                 box = union
+                members.append(int(j))
                 partners += 1
             out_xyxy.append(box)
             out_cls.append(int(c))
@@ -731,7 +753,13 @@ def _one_of_each(
     only renormalise them, and could lift a doubtful read over the classifier's floor (D5, a
     simplistic 3s read As 0.29 beside a 2c, its 2c share taken out: As 0.31, a wrong face named).
     ``partner``: the other corners read as one card with a box (``_pair_corners``), which read as it
-    does."""
+    does.
+
+    So are pairs read both at ``_BOTH_SURE`` or more: two copies of one face side by side, a player's
+    hold-out (``render.scenario.Violation`` "same-hand"), which the joint made two doubtful reads of
+    (0.99 each -> about 0.5 each), one then lost under the floor, and the duplicate with it. Every
+    pair the rule set right on seeds 57-62 (720p, one deck) had a read under 0.8 (one-off count,
+    models/HISTORY.md, twenty-third session)."""
     probs = probs.copy()
     face = names < _NOT_INDEX
     both = np.ix_(face, face)
@@ -739,6 +767,8 @@ def _one_of_each(
     for i, j in order:
         top = int(probs[i].argmax())
         if top != int(probs[j].argmax()) or not face[top]:
+            continue
+        if min(float(probs[i, top]), float(probs[j, top])) >= _BOTH_SURE:
             continue
         joint = np.outer(probs[i], probs[j])
         joint[both] *= 1.0 - np.eye(int(face.sum()))
@@ -1125,7 +1155,7 @@ class OnnxCardDetector:
             return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
         _check_image(image)
         found, unread, rivals = self._detect_at(image, self.upscale, card_px_per_mm)
-        return merge_index_corners(found, self.merge_distance, unread), unread, rivals
+        return merge_index_corners(found, self.merge_distance, unread, card_px_per_mm), unread, rivals
 
     def _detect_at(
         self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None

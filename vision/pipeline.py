@@ -677,8 +677,13 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     ``px_per_mm``, either way round) are one card: union box, best confidence. Two cards of the
     same face apart by more than a card (a real duplicate dealt to the same hand) stay two, and so do
     two with another card's index between them (``card_between``: a duplicate fanned in one hand, or
-    a misread beside the real card, b61-0011; ``vision.detector.merge_index_corners``).
+    a misread beside the real card, b61-0011; ``vision.detector.merge_index_corners``), and two spread
+    neighbours (``vision.detector.spread_neighbours``: side by side in one row, nearer than half a
+    card; a card's own indices lie a card's width or length apart): two copies of one face fanned
+    side by side, which the detector leaves read where both reads are sure (``_BOTH_SURE``).
     """
+    from vision.detector import spread_neighbours
+
     dets = _join_inner_reads(_join_card_ends(dets, px_per_mm), px_per_mm)
     faces = dets.class_id != BACK_CLASS
     if len(dets) < 2 or len(np.unique(dets.class_id[faces])) == int(faces.sum()):
@@ -699,7 +704,12 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
                     continue
                 box = union_box(xyxy[i], xyxy[j])
                 w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
-                if w <= short and h <= long_ and not card_between(xyxy[i], xyxy[j], others):
+                if (
+                    w <= short
+                    and h <= long_
+                    and not card_between(xyxy[i], xyxy[j], others)
+                    and not spread_neighbours(np.stack([xyxy[i], xyxy[j]]), px_per_mm)
+                ):
                     xyxy[i] = box
                     conf[i] = max(conf[i], conf[j])
                     keep[j] = False
