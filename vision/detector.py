@@ -345,8 +345,8 @@ def merge_index_corners(
     low hand, 175 px apart at 1.6 px/mm, were one card), and spread neighbours (``spread_neighbours``:
     side by side in one row, nearer than half a card; a card's own indices lie a card's width or
     length apart). A player who holds out a copy of one of his own cards shows just these
-    (``render.scenario.Violation`` "same-hand": of ten such hands at 720p, six were read as one card
-    a card short)."""
+    (``render.scenario.Violation`` "same-hand": of ten such hands at 720p, seven were read a card
+    short)."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
     typical = _index_side([faces])
@@ -757,9 +757,11 @@ def _one_of_each(
 
     So are pairs read both at ``_BOTH_SURE`` or more: two copies of one face side by side, a player's
     hold-out (``render.scenario.Violation`` "same-hand"), which the joint made two doubtful reads of
-    (0.99 each -> about 0.5 each), one then lost under the floor, and the duplicate with it. Every
-    pair the rule set right on seeds 57-62 (720p, one deck) had a read under 0.8 (one-off count,
-    models/HISTORY.md, twenty-third session)."""
+    (0.99 each -> about 0.5 each), one then lost under the floor, and the duplicate with it. Of the
+    35 pairs the rule read again on seeds 57-62 (720p, one deck: each a misread or one card boxed
+    twice), 33 had a read under 0.75 and one 0.84 (read again as before); b58-0005's lone Qh, its
+    index and a box in its picture both read Qh at 0.993, is left as read and made one card by the
+    pipeline's merge (one-off count, models/HISTORY.md, twenty-third session)."""
     probs = probs.copy()
     face = names < _NOT_INDEX
     both = np.ix_(face, face)
