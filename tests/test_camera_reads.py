@@ -785,3 +785,33 @@ def test_a_card_named_from_the_hand_seen_whole_is_marked_in_the_rebuilt_round_an
     # ground truth (no carry-over) marks nothing
     (plain,) = camera_run(camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all())).rounds
     assert all(h.carried == [] and h.blank_corner == [] and h.counted == [] for h in plain.hands)
+
+
+# --- DEALER-REVEAL-EARLY ------------------------------------------------------------------------
+
+
+def test_a_dealer_reveal_rests_on_the_surest_face_the_dealer_shows() -> None:
+    """b63-0012 (720p, plastic): the dealer's pile of backs, just dealt, read as a back and a Jh at 0.41
+    for half a second while two seats held their dealt cards: a reveal that never happened, an alert at
+    1.0. The reveal rests on a face being there at all, so the finding is no surer than the surest face
+    read: a review item at 0.41. A real early reveal with one doubtful face among sure ones stays an
+    alert; ground truth is unchanged."""
+    check = "DEALER-REVEAL-EARLY"
+
+    def table(phantom: bool) -> Table:
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().hold(1)
+        if phantom:  # a second's phantom face on the backs, then every seat sets
+            t.flicker(frames=10, dealer_hand=f"{BACK} Jh").set(1).set(3).hold(1)
+            return t.expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+        # seat 3 holds his dealt cards as the dealer turns his hand up
+        return t.set(1).expose_dealer().dealer_set().turn(1).collect_all().hold(1)
+
+    [truth] = Run(table(True)).of(check)
+    assert truth.status == "alert" and truth.confidence == 1.0  # ground truth: a face is a face
+    [phantom] = camera_run(camera_cards(table(True), {("dealer.hand", "Jh"): 0.41})).of(check)
+    assert phantom.status == "review" and phantom.confidence == 0.41
+    assert "camera read confidence 0.41" in phantom.observed
+    t = table(False)
+    dealer_card = next(c for st in t.states for c in st.dealer.hand if c != BACK)
+    [real] = camera_run(camera_cards(t, {("dealer.hand", dealer_card): 0.41})).of(check)
+    assert real.status == "alert" and real.confidence == SURE

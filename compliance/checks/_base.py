@@ -155,6 +155,7 @@ class _Wait:
 
     event: Event
     doubtful: dict[str, str]  # position -> why it was in doubt ("hidden", "no cards seen", ...)
+    read: float | None = None  # the camera's read of what made the moment (``trigger_read``)
 
 
 class UnsetSeatsCheck(Check):
@@ -173,7 +174,8 @@ class UnsetSeatsCheck(Check):
       closes (0.6; 0.5 if it was hidden all along).
 
     The finding carries the trigger's time and frame (the evidence of the breach), once per
-    ``finding_key`` per round.
+    ``finding_key`` per round, and is no surer than the camera's read of what made the trigger
+    (``trigger_read``, taken as the trigger comes).
     """
 
     trigger: ClassVar[EventKind]
@@ -192,11 +194,16 @@ class UnsetSeatsCheck(Check):
     def texts(self, event: Event, unset: str) -> tuple[str, str]:
         raise NotImplementedError
 
+    def trigger_read(self, event: Event, rnd: RoundState) -> float | None:
+        """How sure the camera is that the trigger happened (None: sure, or not a camera's read)."""
+        return None
+
     # the judgement
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         if event.kind is not self.trigger:
             return []
         besides = self.finding_seat(event) if self.trigger is EventKind.IVERIFY_SEAT else None
+        read = self.trigger_read(event, rnd)
         clear: list[tuple[PositionState, float]] = []
         doubtful: dict[str, str] = {}
         for p in rnd.active_seats():
@@ -213,9 +220,9 @@ class UnsetSeatsCheck(Check):
                 clear.append((p, 1.0 if p.status == "dealt" else 0.9))
         if clear:
             words = [_describe(p) for p, _ in clear] + [f"seat {n[4:]}: {why}" for n, why in doubtful.items()]
-            return self._report(rnd, event, "; ".join(words), max(c for _, c in clear))
+            return self._report(rnd, event, "; ".join(words), max(c for _, c in clear), read)
         if doubtful:
-            self._waits.setdefault(rnd.number, []).append(_Wait(event, doubtful))
+            self._waits.setdefault(rnd.number, []).append(_Wait(event, doubtful, read))
         return []
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
@@ -247,7 +254,7 @@ class UnsetSeatsCheck(Check):
                     break
             if breach is not None:
                 waits.remove(w)
-                out += self._report(rnd, w.event, breach[0], breach[1])
+                out += self._report(rnd, w.event, breach[0], breach[1], w.read)
             elif not w.doubtful:
                 waits.remove(w)
         return out
@@ -263,10 +270,12 @@ class UnsetSeatsCheck(Check):
             ):
                 words = "; ".join(f"seat {p.seat}: {w.doubtful[p.name]}, never seen set" for p in never)
                 conf = 0.5 if all(w.doubtful[p.name] == "hidden" for p in never) else 0.6
-                out += self._report(rnd, w.event, words, conf)
+                out += self._report(rnd, w.event, words, conf, w.read)
         return out
 
-    def _report(self, rnd: RoundState, event: Event, unset: str, confidence: float) -> list[Finding]:
+    def _report(
+        self, rnd: RoundState, event: Event, unset: str, confidence: float, read: float | None = None
+    ) -> list[Finding]:
         if not self.once(rnd, self.finding_key(event)):
             return []
         expected, observed = self.texts(event, unset)
@@ -279,6 +288,7 @@ class UnsetSeatsCheck(Check):
                 expected=expected,
                 observed=observed,
                 confidence=confidence,
+                read=read,
             )
         ]
 
