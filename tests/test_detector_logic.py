@@ -118,12 +118,16 @@ def test_two_cards_of_one_face_with_another_card_between_stay_two() -> None:
     (a four-corner deck's top-left and top-right are a card apart; these are nearer, so the test
     asserts only the card between decides)."""
     ace_c, ace_d = parse_card("Ac").code, parse_card("Ad").code
+    # 51 px apart: more than half a card (50.8 px at 1.6 px/mm), so not spread neighbours
     fan = [(60, 30, 75, 64, ace_c, 0.9), (86, 30, 101, 64, ace_d, 0.9), (111, 30, 127, 64, ace_c, 0.8)]
-    assert sorted(merge_index_corners(_dets(fan)).labels) == ["Ac", "Ac", "Ad"]
-    assert merge_index_corners(_dets([fan[0], fan[2]])).labels == ["Ac"]
+    assert sorted(merge_index_corners(_dets(fan), card_px_per_mm=1.6).labels) == ["Ac", "Ac", "Ad"]
+    assert merge_index_corners(_dets([fan[0], fan[2]]), card_px_per_mm=1.6).labels == ["Ac"]
     # an index found and not named between them is another card too
     unread = np.array([[86, 30, 101, 64]], np.float32)
-    assert merge_index_corners(_dets([fan[0], fan[2]]), unread=unread).labels == ["Ac", "Ac"]
+    two = merge_index_corners(_dets([fan[0], fan[2]]), unread=unread, card_px_per_mm=1.6)
+    assert two.labels == ["Ac", "Ac"]
+    # a still (no scale: cards at any overlap) keeps the old rule
+    assert sorted(merge_index_corners(_dets(fan)).labels) == ["Ac", "Ad"]
 
 
 def test_at_a_known_scale_one_face_beyond_a_cards_diagonal_or_beside_itself_is_two_cards() -> None:
@@ -165,7 +169,7 @@ def test_a_four_corner_cards_other_corner_read_as_another_face_does_not_split_it
     union of the 2s pair, at its corner (the card's own index), so the pair is still one card."""
     two_s, two_c = parse_card("2s").code, parse_card("2c").code
     card = [(0, 0, 15, 34, two_s, 0.9), (87, 108, 102, 142, two_s, 0.8), (87, 0, 102, 34, two_c, 0.6)]
-    assert sorted(merge_index_corners(_dets(card)).labels) == ["2c", "2s"]
+    assert sorted(merge_index_corners(_dets(card), card_px_per_mm=1.6).labels) == ["2c", "2s"]
 
 
 def test_card_between_reads_a_row_of_indices_and_a_card_corner_to_corner() -> None:

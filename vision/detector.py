@@ -330,23 +330,24 @@ def merge_index_corners(
     index, and its four corners, boxed 20 px at 1.6 px/mm against a 41 px index, were two Jokers, the
     top pair and the bottom pair (D5: 12 of its 16 false Jokers). Backs pass through unchanged.
 
-    Never two indices with another card's index between them (``card_between``; the other faces'
-    boxes and ``unread``, index boxes found and not named): a card's own indices enclose nothing
-    else, so such two are two cards of one face - a real duplicate in one hand, which is
-    FOREIGN-CARD's to report (seed 002 rule 5.5), or a misread of one of them. Joined, a duplicate
-    fanned in one hand (two Ac with another card between) was one Ac and a card short: a count
-    review item, not the duplicate. b61-0011 (dondorf, a tight fan Ac Ad As Qc Qh): the As's two
-    left-edge indices read Ac were joined to the real Ac across the Ad, and the Ad inside that union
-    then taken for the same card, two cards lost.
-
-    Where the scale cards lie at is known (``card_px_per_mm``: the camera pipeline's zone crops), two
-    more kinds of pair are two cards: indices whose union is longer than a card's diagonal (no turn
-    of one card spreads its indices so far: a face in a seat's high hand and the same face in his
-    low hand, 175 px apart at 1.6 px/mm, were one card), and spread neighbours (``spread_neighbours``:
-    side by side in one row, nearer than half a card; a card's own indices lie a card's width or
-    length apart). A player who holds out a copy of one of his own cards shows just these
-    (``render.scenario.Violation`` "same-hand": of ten such hands at 720p, seven were read a card
-    short)."""
+    Where the scale cards lie at is known (``card_px_per_mm``: the camera pipeline's zone crops),
+    three kinds of pair are two cards of one face - a real duplicate in one hand, which is
+    FOREIGN-CARD's to report (seed 002 rule 5.5), or a misread of one of them:
+    - two with another card's index between them (``card_between``; the other faces' boxes and
+      ``unread``, index boxes found and not named): a card's own indices enclose nothing else.
+      b61-0011 (dondorf, a tight fan Ac Ad As Qc Qh): the As's two left-edge indices read Ac were
+      joined to the real Ac across the Ad, and the Ad inside that union then taken for the same
+      card, two cards lost;
+    - two whose union is longer than a card's diagonal (no turn of one card spreads its indices so
+      far): a face in a seat's high hand and the same face in his low hand, 175 px apart at 1.6
+      px/mm, were one card;
+    - spread neighbours (``spread_neighbours``: side by side in one row, nearer than half a card; a
+      card's own indices lie a card's width or length apart).
+    A player who holds out a copy of one of his own cards shows just these (``render.scenario.
+    Violation`` "same-hand": of ten such hands at 720p, seven were read a card short). Stills
+    (``detect``, no scale) keep the old rule: cards lie there at any overlap, and a card between
+    split two of dondorf's stills' cards in two (``benchmarks/photo_stills.py --per 1 --seed 13``:
+    faces P 0.963 -> 0.949, the same recall)."""
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
     typical = _index_side([faces])
@@ -386,9 +387,9 @@ def merge_index_corners(
                 fits = span[0] <= _CARD_SPAN[0] * card and span[1] <= _CARD_SPAN[1] * card
                 if d[k] > merge_distance * size or (partners and not fits):
                     break
-                if (
-                    card_between(box, group.xyxy[j], others)
-                    or (diagonal is not None and span[1] > diagonal)
+                if diagonal is not None and (
+                    span[1] > diagonal
+                    or card_between(box, group.xyxy[j], others)
                     or any((min(m, j), max(m, j)) in near for m in members)
                 ):
                     apart.add(j)
