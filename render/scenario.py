@@ -58,7 +58,7 @@ class Violation(_Model):
     # DEAL-ORDER: "late-start" (start one position after the LCD's, the default) or "clockwise".
     # FOREIGN-CARD: "other-hand" (a second deck's copy of one of the dealer's cards, the default) or
     # "same-hand" (a copy of one of the seat's own cards: a player who makes himself a pair, the
-    # classic hold-out; set in rank order, the two copies lie side by side in his fan).
+    # classic hold-out; it lies where the card it replaced would, beside its twin or not).
     variant: Literal["late-start", "clockwise", "other-hand", "same-hand"] | None = None
 
     @model_validator(mode="after")

@@ -351,15 +351,19 @@ def merge_index_corners(
     backs = dets[dets.class_id == BACK_CLASS]
     faces = dets[dets.class_id != BACK_CLASS]
     typical = _index_side([faces])
-    extra = np.zeros((0, 4), np.float32) if unread is None else np.asarray(unread, np.float32).reshape(-1, 4)
     out_xyxy: list[np.ndarray] = []
     out_cls: list[int] = []
     out_conf: list[float] = []
     diagonal = None if card_px_per_mm is None else 1.05 * card_px_per_mm * float(np.hypot(*CARD_MM))
+    unread_xyxy = (
+        np.zeros((0, 4), np.float32) if unread is None else np.asarray(unread, np.float32).reshape(-1, 4)
+    )
     for c in np.unique(faces.class_id):
         group = faces[faces.class_id == c]
-        others = np.concatenate([faces.xyxy[faces.class_id != c], extra])
-        near = set() if card_px_per_mm is None else set(spread_neighbours(group.xyxy, card_px_per_mm))
+        others, near = unread_xyxy, set()  # what keeps two of this face apart (at a known scale only)
+        if card_px_per_mm is not None:
+            others = np.concatenate([faces.xyxy[faces.class_id != c], unread_xyxy])
+            near = set(spread_neighbours(group.xyxy, card_px_per_mm))
         order = np.argsort(-group.confidence, kind="stable")
         used = np.zeros(len(group), bool)
         centers = group.centers
