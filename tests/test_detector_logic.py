@@ -1325,3 +1325,47 @@ def test_a_still_whose_cards_all_lie_between_the_turns_is_read_between_at_every_
     found = det._read_turned(image, (0.0,), merge=False)
     assert asked == [0.5, 1.0, 0.5, 1.0]  # the turn between at both scales
     assert found.class_id.tolist() == [5]
+
+
+def _scale_probe(side: float, best: float, face: bool = True) -> tuple[Any, list[float]]:
+    """A detector whose stage 1 and classifier are faked: at each scale it asks, one index ``side`` px
+    long in the still's pixels (a face, or a back), read surest at scale ``best``; and the scales asked."""
+    from vision.detector import OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.scales, det.upscale, det.rotations, det.fine_rotations = (0.25, 0.5, 1.0, 2.0, 4.0), 1.0, None, None
+    asked: list[float] = []
+
+    def fake_detect_at(image: np.ndarray, scale: float, card_px_per_mm: float | None = None) -> Any:
+        asked.append(scale)
+        conf = 0.9 - 0.2 * abs(np.log2(scale / best))
+        cls = parse_card("7h").code if face else BACK_CLASS
+        found = _dets([(10, 10, 10 + side / 2, 10 + side, cls, conf)])
+        return found, np.zeros((0, 4), np.float32), Detections.empty()
+
+    det._detect_at = fake_detect_at  # type: ignore[method-assign]
+    return det, asked
+
+
+def test_a_still_is_not_read_at_scales_its_indices_are_too_long_for() -> None:
+    """A still's pyramid is read smallest scale first, and no scale that would show the indices the
+    surest scale so far read over ``_STILL_INDEX_MAX`` px: 30-px indices read surest at 2x are not
+    read at 4x (120 px), and the 2x read is kept; 20-px ones are read at 4x too (80 px). Read turned,
+    every turn stops at the same scale. Where no face is read, every scale is read."""
+    from vision.detector import _STILL_INDEX_MAX
+
+    assert 30 * 4 > _STILL_INDEX_MAX >= 20 * 4
+    det, asked = _scale_probe(side=30, best=2.0)
+    found = det._detect_scaled(np.zeros((120, 160, 3), np.uint8))
+    assert asked == [0.25, 0.5, 1.0, 2.0]
+    assert found.confidence.tolist() == pytest.approx([0.9])  # the 2x read
+    det, asked = _scale_probe(side=20, best=2.0)
+    det._detect_scaled(np.zeros((120, 160, 3), np.uint8))
+    assert asked == [0.25, 0.5, 1.0, 2.0, 4.0]
+    det, asked = _scale_probe(side=30, best=2.0)
+    found = det._read_turned(np.zeros((120, 160, 3), np.uint8), (0.0, 90.0), merge=False)
+    assert asked == [0.25, 0.25, 0.5, 0.5, 1.0, 1.0, 2.0, 2.0]
+    assert found.confidence.tolist() == pytest.approx([0.9, 0.9])  # each turn's 2x read (two places)
+    det, asked = _scale_probe(side=30, best=2.0, face=False)
+    det._detect_scaled(np.zeros((120, 160, 3), np.uint8))
+    assert asked == [0.25, 0.5, 1.0, 2.0, 4.0]

@@ -55,6 +55,7 @@ __all__ = [
     "load_detector",
     "merge_index_corners",
     "nms",
+    "still_workers",
     "tile_origins",
     "white_balanced",
 ]
@@ -226,6 +227,14 @@ STILL_FINE_ROTATIONS = tuple(r + 22.5 for r in STILL_ROTATIONS)
 _TURN_UPRIGHT = 1.5
 _TURN_FLOOR = 0.4
 _TURN_NMS = 0.3
+# A still's pyramid is read smallest scale first (``OnnxCardDetector._read_scales``), and a scale is
+# left unread where the surest scale read so far shows its faces' indices so long that this one would
+# show them over this many pixels (their longer side): stage 1 was trained on indices ~32-45 px long
+# (the camera's 1.6 px/mm), and a still's cards are of one size, so a larger scale reads them no
+# better and costs four times the last (on 56 photo-like stills, `benchmarks/photo_stills.py --per 1
+# --seed 13`, the scale chosen showed them 18-76 px long; with this cut every still chose the scale
+# it had chosen reading them all: models/HISTORY.md, the twenty-fourth session)
+_STILL_INDEX_MAX = 96.0
 # A still's card backs (``_still_backs``) are read as the still lies, at the smallest scale of its
 # pyramid that boxes one at least this surely: a back is a card-sized pattern, and a scale too large
 # for its cards cuts them into tile-sized pieces each boxed as a back (the scale its faces chose
@@ -289,6 +298,16 @@ def white_balanced(image: np.ndarray) -> np.ndarray:
         return image
     out: np.ndarray = np.clip(f * gain + 0.5, 0, 255).astype(np.uint8)
     return out
+
+
+def still_workers() -> int:
+    """The threads a still is read on (``detect``): one per CPU core this process may use. The camera
+    pipeline keeps to one core (a live table's budget); a still is read while someone waits for it,
+    and its pyramid's tiles are many (one 640x480 photo: hundreds of stage-1 tiles over its turns)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1050,7 +1069,8 @@ class OnnxCardDetector:
         ``card_px_per_mm``: as ``detect_with_unread`` (the body look; not with scales or rotations).
 
         With ``scales`` (an image pyramid, for stills whose card size is unknown) the image is read
-        at each scale and the scale whose faces carry the most confidence is kept (``_faces_first``;
+        at each scale (smallest first, none larger than its cards' indices can be read at:
+        ``_read_scales``) and the scale whose faces carry the most confidence is kept (``_faces_first``;
         then all its finds'): a scale far from the trained card size finds fewer cards, and reads
         them with less confidence. (Pooling every scale's finds instead let each wrong scale add its
         misreads; counting backs with the faces let large cards read small, their edges boxed as
@@ -1075,23 +1095,26 @@ class OnnxCardDetector:
         a card's indices are joined in each turned read, where they stand upright (a deck with an
         index in all four corners spans more than a card's size once carried back at an angle).
         Every turn is read at one pyramid scale, the one whose finds over all the turns carry the most
-        face confidence (``_faces_first``): a still's cards are of one size, whichever way they lie.
+        face confidence (``_faces_first``; of the scales ``_read_scales`` reads them at): a still's
+        cards are of one size, whichever way they lie.
         ``fine_rotations`` (the turns between) are then read at that scale alone; where no turn read a
         face at any scale, at every scale, the scale chosen over them too."""
 
-        def every_scale(deg: float) -> tuple[np.ndarray, list[Detections]]:
-            shown, back = turned(image, deg) if deg % 360 else (image, np.eye(2, 3))
-            return back, [_upright_finds(f) for f in self._finds_by_scale(shown)]
+        def at_scales(degrees: Sequence[float]) -> list[tuple[np.ndarray, dict[int, Detections]]]:
+            views = [turned(image, deg) if deg % 360 else (image, np.eye(2, 3)) for deg in degrees]
+            reads = self._read_scales([shown for shown, _ in views], upright=True)
+            return [(back, by_scale) for (_, back), by_scale in zip(views, reads, strict=True)]
 
-        turns = [every_scale(deg) for deg in rotations]
+        turns = at_scales(rotations)
         fine = self.fine_rotations or ()
-        if fine and not any((f.class_id != BACK_CLASS).any() for _, t in turns for f in t):
+        if fine and not any((f.class_id != BACK_CLASS).any() for _, t in turns for f in t.values()):
             # no face read at any scale: the cards may all lie between the turns, so those are read at
-            # every scale too, and the scale chosen over all of them
-            turns += [every_scale(deg) for deg in fine]
+            # every scale too, and the scale chosen over all of them (of the scales all were read at)
+            turns += at_scales(fine)
             fine = ()
         k = max(
-            range(len(turns[0][1])), key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns]))
+            sorted(set.intersection(*(set(t) for _, t in turns))),  # ties: the first listed
+            key=lambda k: _faces_first(Detections.merge([t[k] for _, t in turns])),
         )
         chosen = [(back, by_scale[k]) for back, by_scale in turns]
         scale = (self.scales or (self.upscale,))[k]
@@ -1113,25 +1136,41 @@ class OnnxCardDetector:
             (by_scale for deg, (_, by_scale) in zip(rotations, turns, strict=False) if deg % 360 == 0), None
         )
         if as_it_lies is None:
-            as_it_lies = self._finds_by_scale(image)
-        return Detections.merge(
-            [faces, _still_backs(image, list(zip(scales, as_it_lies, strict=True)), faces, index_side)]
-        )
+            as_it_lies = self._read_scales([image])[0]
+        backs = _still_backs(image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side)
+        return Detections.merge([faces, backs])
 
-    def _finds_by_scale(self, image: np.ndarray) -> list[Detections]:
-        """``image`` read at each of ``scales`` (or at ``upscale`` alone), no body look."""
-        return [self._detect_at(image, s)[0] for s in (self.scales or (self.upscale,))]
+    def _read_scales(
+        self, images: Sequence[np.ndarray], *, upright: bool = False
+    ) -> list[dict[int, Detections]]:
+        """Each of ``images`` (a still, or its turns) read at ``scales`` (or at ``upscale`` alone), no
+        body look: per image, its finds by the scale's place in ``scales`` (``_upright_finds`` of them
+        with ``upright``). Smallest scale first, every image at each, and no larger scale once the
+        surest scale read so far (``_faces_first`` over the images) shows its faces' indices so long
+        that it would show them over ``_STILL_INDEX_MAX`` px."""
+        scales = self.scales or (self.upscale,)
+        reads: list[dict[int, Detections]] = [{} for _ in images]
+        for k in sorted(range(len(scales)), key=lambda k: scales[k]):
+            if reads[0]:
+                best = max(reads[0], key=lambda j: _faces_first(Detections.merge([r[j] for r in reads])))
+                side = _index_side([r[best] for r in reads])  # the still's pixels; 0 where no face
+                if side * scales[k] > _STILL_INDEX_MAX:
+                    break
+            for r, im in zip(reads, images, strict=True):
+                found = self._detect_at(im, scales[k])[0]
+                r[k] = _upright_finds(found) if upright else found
+        return reads
 
     def _detect_scaled(self, image: np.ndarray, card_px_per_mm: float | None = None) -> Detections:
         """``image`` read at ``upscale``, or at each of ``scales`` keeping the surest scale (where the
         card scale is not known: no body look)."""
         if self.scales is None:
             return self._detect_at(image, self.upscale, card_px_per_mm)[0]
-        by_scale = self._finds_by_scale(image)
-        found = max(by_scale, key=_faces_first)
+        by_scale = self._read_scales([image])[0]
+        found = max(by_scale.values(), key=_faces_first)
         faces = found[found.class_id != BACK_CLASS]
         backs = _still_backs(
-            image, list(zip(self.scales, by_scale, strict=True)), faces, _index_side([faces])
+            image, [(self.scales[k], f) for k, f in by_scale.items()], faces, _index_side([faces])
         )
         return Detections.merge([faces, backs])
 
