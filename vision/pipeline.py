@@ -226,12 +226,21 @@ class PipelineConfig(BaseModel):
         "and not named, is read once more after it has held it this long (0: not)",
     )
     second_look_below: float = Field(0.5, ge=0, le=1)
+    early_look_s: float = Field(
+        0.5,
+        ge=0,
+        description="and, as doubtful, once before that, after this long (0: not): a picture a recorder "
+        "coded coarse is often recoded finer within half a second",
+    )
     iverify_second_look_s: float = Field(
         1.0,
         ge=0,
         description="a hand the i-Verify display shows is read once more after it has shown it this long "
         "(0: not): the picture a recorder codes just after the display changes is coarser than the "
         "frames after it",
+    )
+    iverify_early_look_s: float = Field(
+        0.5, ge=0, description="and once before that, after this long (0: not), as early_look_s"
     )
     header_min_score: float = Field(0.5, gt=-1, lt=1)
 
@@ -407,7 +416,7 @@ class _ZoneWatch:
     settled_value: Any = _UNSET
     ref: np.ndarray | None = None  # the small crop when this zone last settled (its own: zones overlap)
     settled_at: float | None = None  # when it settled on its present reading
-    looked: bool = False  # its present reading has had its second look (``TablePipeline._second_looks``)
+    looked: int = 0  # the looks its present reading has had (``TablePipeline._second_looks``)
     looking: bool = False  # being read for that second look
 
 
@@ -1059,6 +1068,7 @@ class TablePipeline:
         self._blank_read_t: float | None = None  # when a new picture of the display was last read blank
         self._blank_looked_t: float | None = None  # the blank read (its time) last given a second look
         self._display_looked: IVerifyReading | None = None  # the display's reading last given a second look
+        self._display_looks = 0  # and how many it has had
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
@@ -1431,7 +1441,7 @@ class TablePipeline:
                     self._settled_conf.pop(z.key, None)
                 z.ref = seen
                 if v != z.settled_value:
-                    z.settled_at, z.looked = t, False
+                    z.settled_at, z.looked = t, 0
                 z.looking = False
                 z.settled_value, z.changed_since, z.agree, z.fresh, z.recheck = v, None, 0, False, False
                 out[z.key] = v
@@ -2039,17 +2049,26 @@ class TablePipeline:
         the frames just after a change (a hand put down, an arm gone) coarser than the ones after: the
         same picture read a second later is often read surer, and the zone is not read again while its
         picture holds. b47-0007 (seed 47, 720p): the dealer's 4s read 4d at 0.38 as he set his hand,
-        4s at 0.66 once he next touched it."""
-        look, below = self.cfg.second_look_s, self.cfg.second_look_below
-        if not look:
-            return
+        4s at 0.66 once he next touched it. And once before that, after ``early_look_s``, as doubtful:
+        a recorder often codes the picture finer within half a second, and a card named then is named a
+        moment sooner (seed 64, 720p, held out: b64-0004's 3c and b64-0006's Qs, each not named for a
+        moment of a hand turned up; seed 62's Jd likewise). The later look is kept: a picture looked at
+        early is not always the finer one yet (b62-0011's dealer Ks, looked at 0.5 s alone, stayed
+        unnamed for 5 moments, against 1 with the look at 1 s)."""
+        looks, below = _looks(self.cfg.early_look_s, self.cfg.second_look_s), self.cfg.second_look_below
         for w in self._watch:
             if w.region.kind != "cards":
                 continue
             for z in w.zones:
-                if z.looked or z.settled_at is None or z.occluded or z.recheck or t - z.settled_at < look:
+                if (
+                    z.looked >= len(looks)
+                    or z.settled_at is None
+                    or z.occluded
+                    or z.recheck
+                    or t - z.settled_at < looks[z.looked]
+                ):
                     continue
-                z.looked = True
+                z.looked += 1
                 got = self._settled_conf.get(z.key)
                 if got is None or got.value != z.settled_value:
                     continue
@@ -2068,23 +2087,25 @@ class TablePipeline:
         return (named, sum(self._read_cards.get(key, ()))) > (was_named, sum(got.cards))
 
     def _recheck_display(self, t: float) -> None:
-        """Read the i-Verify display again, as if its picture had changed: once when it has shown the same
-        hand for ``iverify_second_look_s`` (a recorder codes the frames just after a change coarser than
-        the ones after: b45-0014's dealer 3d read 3h at 0.61 as the display changed, 3d at 0.77 two
-        seconds on), and when the hand it shows has since been seen whole on the felt and the display's
-        reading is not that hand. The display is read when its picture changes, and it shows the
-        dealer's house way for seconds while the dealer turns his cards up beside it: what the felt
-        then shows (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47,
-        720p): the dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up
-        on the felt holding it. A display read blank is looked at once more the same way (its header
-        alone is read: no detector call): b53-0014 (seed 53, 720p), the display read blank 0.16 s after
-        it began to show seat 5's hand, a frame caught mid-change, and stayed blank for 3.6 s."""
+        """Read the i-Verify display again, as if its picture had changed: when it has shown the same hand for
+        ``iverify_early_look_s`` and again for ``iverify_second_look_s`` (a recorder codes the frames just
+        after a change coarser than the ones after: b45-0014's dealer 3d read 3h at 0.61 as the display
+        changed, 3d at 0.77 two seconds on; the early look: seed 64's display Qh not named and Jc read Jh,
+        each for a moment, gone), and when the hand it shows has since been seen whole on the felt and the
+        display's reading is not that hand. The display is read when its picture changes, and it shows the
+        dealer's house way for seconds while the dealer turns his cards up beside it: what the felt then shows
+        (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47, 720p): the
+        dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up on the felt holding
+        it. A display read blank is looked at once more the same way (its header alone is read: no detector
+        call): b53-0014 (seed 53, 720p), the display read blank 0.16 s after it began to show seat 5's hand, a
+        frame caught mid-change, and stayed blank for 3.6 s."""
         v = self.tracker.value("iverify")
         if not isinstance(v, IVerifyReading) or not v.visible:
             return
         region = _display_region(v.mode, v.seat)
         timed = felt = False
         look = self.cfg.iverify_second_look_s
+        looks = _looks(self.cfg.iverify_early_look_s, look)
         if region is None:  # blank: once for each new picture read so
             since = self._blank_read_t
             if (
@@ -2096,13 +2117,15 @@ class TablePipeline:
             ):
                 self._blank_looked_t, timed = since, True
         else:
+            if v != self._display_looked:
+                self._display_looks = 0
+            n = self._display_looks
             if (
-                look
-                and v != self._display_looked
-                and self._display_read_t is not None
-                and t - self._display_read_t >= look
+                n < len(looks)
+                and self._display_read_t is not None  # the last read: the looks' too
+                and t - self._display_read_t >= looks[n] - (looks[n - 1] if n else 0.0)
             ):
-                self._display_looked, timed = v, True
+                self._display_looked, self._display_looks, timed = v, n + 1, True
             known = self._known_hand.get(region)
             version = (region, self._known_version.get(region, 0))
             if (
@@ -2122,6 +2145,11 @@ class TablePipeline:
                     # read for the felt's hand takes what that hand names (``_display_misreads``)
                     z.recheck, z.looking = True, not felt
                 w.quiet = None
+
+
+def _looks(early: float, then: float) -> tuple[float, ...]:
+    """The times after a reading settled that a doubtful one is looked at again (0: no such look)."""
+    return tuple(sorted({x for x in (early, then) if x > 0}))
 
 
 def watch(
