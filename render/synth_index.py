@@ -26,9 +26,22 @@ import numpy as np
 
 from rules.cards import DECK, JOKER
 
-__all__ = ["CROP_SIZE", "index_fonts", "synth_index_crop", "write_synthetic_indices"]
+__all__ = ["CAMERAS", "CROP_SIZE", "index_fonts", "synth_index_crop", "write_synthetic_indices"]
 
 CROP_SIZE = 40  # the classifier data's crop size (vision/index_classifier.py)
+# the crop's side in the frame, as a share of CROP_SIZE: a 1080p view of the table (about 1.2 px/mm on
+# the felt; the index's crop 24-42 px across) and a 720p one (about 0.8 px/mm: 16-26 px)
+FINE_NATIVE = (0.6, 1.05)
+COARSE_NATIVE = (0.4, 0.65)
+# the blur at that size: (chance, least and most sigma in frame px)
+FINE_BLUR = (0.5, 0.3, 0.9)
+COARSE_BLUR = (1.0, 0.5, 1.0)
+# ``camera``'s name -> (native, blur). The coarse one was matched to the 720p index crops of the five
+# decorative held-out decks (D720's val crops: `export-table-training --clips 0 --val-clips 20 --seed
+# 31 --image-size 1280x720`; twenty-fifth session): the 95th percentile of the gradient over the
+# crop's contrast, median 4.93 (25-75 %: 4.18-5.59) there, 5.18 (4.16-6.51) drawn so; the fine one's
+# crops read 7.94 (6.68-9.86), sharper than a 720p camera ever gives
+CAMERAS = {"fine": (FINE_NATIVE, FINE_BLUR), "coarse": (COARSE_NATIVE, COARSE_BLUR)}
 _CROP_MARGIN = 1.25  # vision.detector._CROP_MARGIN: the crop's side over the index's longer side
 _FONT_DIRS = (Path("/usr/share/fonts"),)
 _RANK_TEXT = {"T": "10"}
@@ -169,13 +182,21 @@ def _ink(rng: random.Random, red: bool) -> np.ndarray:
 
 
 def synth_index_crop(
-    code: int, font: Path, suit_font: Path | None, rng: random.Random, style: int = 1
+    code: int,
+    font: Path,
+    suit_font: Path | None,
+    rng: random.Random,
+    style: int = 1,
+    native: tuple[float, float] = FINE_NATIVE,
+    blur: tuple[float, float, float] = FINE_BLUR,
 ) -> np.ndarray:
     """One 40x40 BGR crop of card ``code``'s index (``rules.cards`` order; 52 = the Joker).
 
     ``style`` 2 adds corner layouts real decks print (``STYLES``): a rank that starts at the card's
     very edge (bellot), a large suit pip or a court picture right beside the index (simplistic,
-    bellot, anglo_poker), tighter "10"s. Style 1 draws exactly what it always drew (for a seed)."""
+    bellot, anglo_poker), tighter "10"s. Style 1 draws exactly what it always drew (for a seed).
+    ``native`` and ``blur``: the camera's size and blur of the crop (``CAMERAS``; the fine camera's
+    by default, as every recorded recipe drew)."""
     import cv2
 
     card = JOKER if code == 52 else DECK[code]
@@ -285,12 +306,13 @@ def synth_index_crop(
     ccx = ix + iw / 2 + rng.uniform(-0.07, 0.07) * side
     ccy = iy + ih / 2 + rng.uniform(-0.07, 0.07) * side
     ang = rng.uniform(-12, 12) + (180 if rng.random() < 0.5 else 0)
-    # the camera's resolution: the index is 20-40 px across in the frame, then enlarged to the crop
-    native = rng.uniform(0.6, 1.05) * CROP_SIZE
-    s = native / side
+    # the camera's resolution: the crop is ``native`` (a share of CROP_SIZE) px across in the frame,
+    # then enlarged to the crop
+    npx = rng.uniform(*native) * CROP_SIZE
+    s = npx / side
     m = cv2.getRotationMatrix2D((ccx, ccy), ang, s)
-    m[:, 2] += (native / 2 - ccx, native / 2 - ccy)
-    n = max(8, round(native))
+    m[:, 2] += (npx / 2 - ccx, npx / 2 - ccy)
+    n = max(8, round(npx))
     small = cv2.warpAffine(canvas, m, (n, n), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.7:  # 4:2:0 chroma
         ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
@@ -299,8 +321,8 @@ def synth_index_crop(
         )
         ycc[:, :, 1:] = ch
         small = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
-    if rng.random() < 0.5:
-        small = cv2.GaussianBlur(small, (3, 3), rng.uniform(0.3, 0.9))
+    if rng.random() < blur[0]:
+        small = cv2.GaussianBlur(small, (3, 3), rng.uniform(blur[1], blur[2]))
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 92)])
     assert ok
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -317,13 +339,15 @@ def write_synthetic_indices(
     joker: bool = False,
     codes: Sequence[int] | None = None,
     style: int = 1,
+    camera: str = "fine",
 ) -> dict[str, int]:
     """Write ``per_class`` crops of each card (``codes``, default all 52, and the Joker with
     ``joker``) under ``out``; returns counts per class folder.
 
     Each crop depends only on (seed, card, n) and the font list, so a re-run skips files already
     written (resumable) and several processes may share the classes. ``style``: see
-    ``synth_index_crop``. Fonts are drawn round-robin so
+    ``synth_index_crop``; ``camera`` (``CAMERAS``) the size and blur a camera gives the index. Fonts
+    are drawn round-robin so
     every font serves every class; a font that fails to draw a glyph is named in the error."""
     import cv2
 
@@ -332,6 +356,9 @@ def write_synthetic_indices(
         raise FileNotFoundError(
             f"no usable fonts under {[str(d) for d in _FONT_DIRS]}: run scripts/setup.sh train"
         )
+    if camera not in CAMERAS:
+        raise ValueError(f"camera must be one of {sorted(CAMERAS)}, but got {camera!r}")
+    native, blur = CAMERAS[camera]
     suit_fonts = _suit_fonts(fonts)
     codes = list(codes) if codes is not None else list(range(52)) + ([52] if joker else [])
     counts: dict[str, int] = {}
@@ -347,7 +374,7 @@ def write_synthetic_indices(
             rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
             sf = rng.choice(suit_fonts) if suit_fonts else None
             try:
-                crop = synth_index_crop(code, font, sf, rng, style)
+                crop = synth_index_crop(code, font, sf, rng, style, native, blur)
             except Exception as exc:
                 raise ValueError(f"{font}: cannot draw card code {code}: {exc}") from exc
             cv2.imwrite(str(dest), crop)

@@ -84,3 +84,32 @@ def test_style_2_adds_corner_layouts_and_leaves_style_1_as_it_was(fonts: list[Pa
         for s in range(20)
     )
     assert differ >= 5
+
+
+def _sharpness(crop: np.ndarray) -> float:
+    g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grad = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return float(np.percentile(grad, 95) / (g.std() + 1e-3))
+
+
+def test_a_coarse_cameras_crops_are_softer_and_the_fine_one_is_the_default(
+    tmp_path: Path, fonts: list[Path]
+) -> None:
+    few = fonts[:4]
+    write_synthetic_indices(tmp_path / "d", per_class=6, seed=3, fonts=few, codes=[8, 30])
+    write_synthetic_indices(tmp_path / "f", per_class=6, seed=3, fonts=few, codes=[8, 30], camera="fine")
+    write_synthetic_indices(tmp_path / "c", per_class=6, seed=3, fonts=few, codes=[8, 30], camera="coarse")
+    files = sorted(p.relative_to(tmp_path / "d") for p in (tmp_path / "d").rglob("*.png"))
+    assert len(files) == 12
+    fine, coarse = [], []
+    for f in files:
+        d, fi, co = (cv2.imread(str(tmp_path / k / f)) for k in ("d", "f", "c"))
+        assert np.array_equal(d, fi)  # the recorded recipes' crops, unchanged
+        assert co.shape == d.shape
+        fine.append(_sharpness(fi))
+        coarse.append(_sharpness(co))
+    # a 720p camera's index is half as many pixels across and blurred: softer, crop for crop
+    assert np.median(coarse) < 0.85 * np.median(fine)
+    assert sum(c < f for c, f in zip(coarse, fine, strict=True)) >= 9
+    with pytest.raises(ValueError, match="camera must be one of"):
+        write_synthetic_indices(tmp_path / "x", per_class=1, seed=3, fonts=few, codes=[8], camera="4k")

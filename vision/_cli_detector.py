@@ -337,13 +337,22 @@ def export_synthetic_indices(
             "beside the index, tighter 10s",
         ),
     ] = 1,
+    camera: Annotated[
+        str,
+        typer.Option(
+            help="the camera the crops look as if from: fine (a 1080p view of the table, the index "
+            "24-42 px across) or coarse (a 720p view: 16-26 px, blurred as such a camera's crops are)"
+        ),
+    ] = "fine",
 ) -> None:
     """Write classifier crops of card indices drawn in every installed font (fonts no deck has)."""
     from render.synth_index import index_fonts, write_synthetic_indices
 
     fonts = index_fonts()
     try:
-        counts = write_synthetic_indices(out, per_class=per_class, seed=seed, fonts=fonts, style=style)
+        counts = write_synthetic_indices(
+            out, per_class=per_class, seed=seed, fonts=fonts, style=style, camera=camera
+        )
     except (FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
