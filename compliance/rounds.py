@@ -289,6 +289,9 @@ class PositionState:
     # faces some state named by the count: the one card of the hand its reads left open that the table
     # did not already show (TableState.counted_faces)
     counted: set[str] = field(default_factory=set)
+    # faces of dealt / high / low as accepted that a state showing them found lying apart as cards of
+    # their own (TableState.apart_faces): not one card's two indices read in two suits (CARD-COUNT)
+    apart: tuple[frozenset[str], frozenset[str], frozenset[str]] = (frozenset(), frozenset(), frozenset())
     dealt_event: Event | None = None
     dealt_earliest: float | None = None  # last time seen without cards before HAND_DEALT (None: never)
     seen_empty_at: float | None = None  # last time seen without cards, every area in view (this round)
@@ -428,6 +431,20 @@ class RoundState:
 
 _SEAT_ZONES = ("dealt", "high", "low")
 _DEALER_ZONES = ("hand", "high", "low")
+# each area's (dealt / hand, high, low) faces found lying apart as cards of their own
+_Apart = tuple[frozenset[str], frozenset[str], frozenset[str]]
+_NONE_APART: _Apart = (frozenset(), frozenset(), frozenset())
+
+
+def _observed_apart(pos: str, zones: tuple[str, str, str], hidden: set[str], state: TableState) -> _Apart:
+    """A position's faces a state found lying apart (``TableState.apart_faces``), per area in view."""
+    a, b, c = (
+        frozenset() if f"{pos}.{z}" in hidden else frozenset(state.apart_faces.get(f"{pos}.{z}", ()))
+        for z in zones
+    )
+    return a, b, c
+
+
 _OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt", "payout": "payout"}
 
 
@@ -492,6 +509,9 @@ class RoundTracker:
         # zone -> content -> read confidences of the latest state that showed it (camera input): of each
         # area's faces, and of each area's cards
         self._read: dict[str, dict[object, tuple[tuple[float | None, ...], tuple[Reads, ...]]]] = {}
+        # zone -> content -> each area's faces that some state showing it found lying apart as cards
+        # of their own (TableState.apart_faces; a geometric fact about the cards, kept over the views)
+        self._apart: dict[str, dict[object, _Apart]] = {}
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -518,6 +538,7 @@ class RoundTracker:
             cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden, state.t)
             if cards is not None:
                 self._note_read(f"{pos}.cards", cards, self._observed_read(pos, _SEAT_ZONES, hidden, state))
+                self._note_apart(f"{pos}.cards", cards, _observed_apart(pos, _SEAT_ZONES, hidden, state))
                 seen.add(f"{pos}.cards")
                 self._raw_cards(pos, cards, state.t, any(f"{pos}.{z}" in hidden for z in _SEAT_ZONES))
                 changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
@@ -527,6 +548,8 @@ class RoundTracker:
                 self._note_read(
                     "dealer.cards", cards, self._observed_read("dealer", _DEALER_ZONES, hidden, state)
                 )
+                apart = _observed_apart("dealer", _DEALER_ZONES, hidden, state)
+                self._note_apart("dealer.cards", cards, apart)
                 seen.add("dealer.cards")
                 self._raw_cards("dealer", cards, state.t, any(f"dealer.{z}" in hidden for z in _DEALER_ZONES))
                 changes += self._zones["dealer.cards"].observe(cards, state.t, state.frame, debounce)
@@ -619,6 +642,11 @@ class RoundTracker:
         known = any(c is not None for c in conf[0]) or any(c is not None for a in conf[1] for c in a)
         if known or content in self._read.get(zone, {}):
             self._read.setdefault(zone, {})[content] = conf
+
+    def _note_apart(self, zone: str, content: object, apart: _Apart) -> None:
+        if any(apart):
+            kept = self._apart.setdefault(zone, {}).get(content, _NONE_APART)
+            self._apart[zone][content] = (kept[0] | apart[0], kept[1] | apart[1], kept[2] | apart[2])
 
     def _read_of(
         self, zone: str, content: object
@@ -815,6 +843,7 @@ class RoundTracker:
             self.current = None
             self._windows = {}
             self._read = {}
+            self._apart = {}
             if not rnd.confirmed:
                 self._next_round -= 1  # a stray card, not a round
                 return
@@ -850,6 +879,7 @@ class RoundTracker:
     def _sync(self, p: PositionState, ch: _Accepted, rnd: RoundState) -> None:
         p.dealt, p.high, p.low = self._cards(p.name)
         self._set_reads(p, self._read_of(ch.zone, ch.new))
+        p.apart = self._apart.get(ch.zone, {}).get(ch.new, _NONE_APART)
         p.faces_seen |= {c for c in p.cards if _is_face(c)}
         if p.total > p.max_total:
             p.max_total, p.max_total_event_t, p.max_total_frame = p.total, ch.t, ch.frame
@@ -868,6 +898,7 @@ class RoundTracker:
                 got = self._read_of(zone, (p.dealt, p.high, p.low))
                 if got is not None:
                     self._set_reads(p, got)
+                p.apart = self._apart.get(zone, {}).get((p.dealt, p.high, p.low), _NONE_APART)
 
     @staticmethod
     def _set_reads(p: PositionState, got: tuple[tuple[float | None, ...], tuple[Reads, ...]] | None) -> None:

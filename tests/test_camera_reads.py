@@ -231,6 +231,50 @@ def test_an_excess_of_faces_rests_on_each_being_another_card() -> None:
     assert truth.confidence == 1.0 and truth.status == "alert"
 
 
+def _apart(t: Table, zone: str, faces: list[str]) -> Table:
+    """Say, in every state whose ``zone`` shows ``faces``, that they lie apart as cards of their own
+    (``TableState.apart_faces``, as the pipeline finds a pair side by side in a spread)."""
+    out = []
+    for st in t.states:
+        shown = _zones(st).get(zone, [])
+        if all(f in shown for f in faces):
+            st = st.model_copy(update={"apart_faces": {**st.apart_faces, zone: list(faces)}})
+        out.append(st)
+    t.states = out
+    return t
+
+
+def _turned_up(t: Table, area: str, n: int) -> list[str]:
+    """Seat 1's faces in ``area`` at the first state showing ``n`` there."""
+    return next(list(getattr(st.seats[0], area)) for st in t.states if len(getattr(st.seats[0], area)) == n)
+
+
+def test_an_excess_whose_twins_lie_apart_rests_on_no_read() -> None:
+    # b66-0003 (seed 66, 720p): seat 2's 9h and 9s side by side, the 9s read at 0.67: the camera saw
+    # two cards, so the excess stands whatever the reads say they are
+    t = _eighth_face()
+    high = _turned_up(t, "high", 6)
+    pair = [high[0], _twin(high[0])]
+    [f] = camera_run(_apart(camera(t, {"seat1.high": 0.5}), "seat1.high", pair)).of("CARD-COUNT")
+    assert f.status == "alert" and f.confidence == 1.0 and "8 cards" in f.observed
+    # the pair not found apart (one card's two ends may lie so): for review, as before
+    [doubt] = camera_run(camera(_eighth_face(), {"seat1.high": 0.5})).of("CARD-COUNT")
+    assert doubt.status == "review" and doubt.confidence == 0.5
+
+
+def test_twins_in_two_areas_stay_doubted_whatever_one_area_says() -> None:
+    # the low card's twin read among the high cards: one face of the rank in each area, nothing the
+    # camera placed side by side, so the reads still cap the excess
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+    t.dealer_set().turn(1)
+    high, low = t.seats[1].high, t.seats[1].low
+    t.place(1, [*high, _twin(low[0])], low).turn(3).collect_all().hold(1)
+    # (each area's state may list its own face of the rank: a listing holds within one area only)
+    t = _apart(_apart(camera(t, {"seat1.high": 0.5}), "seat1.high", [_twin(low[0])]), "seat1.low", [low[0]])
+    [doubt] = camera_run(t).of("CARD-COUNT")
+    assert doubt.status == "review" and doubt.confidence == 0.5 and "8 cards" in doubt.observed
+
+
 def test_a_doubted_excess_waits_for_a_surer_view_of_the_hand() -> None:
     # s11 with reads kept down to 0.3: seat 5's eight faces were first seen with one read at 0.32,
     # then again all sure; the surer view makes the alert, at its own time

@@ -263,6 +263,7 @@ class _ZoneRead(NamedTuple):
     blank_corner: tuple[str, ...]  # TableState.blank_corner_faces
     counted: tuple[str, ...]  # TableState.counted_faces
     aside: tuple[tuple[str, float], ...] = ()  # TableState.counted_aside
+    apart: tuple[str, ...] = ()  # TableState.apart_faces
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -676,6 +677,71 @@ def _join_inner_reads(dets: Detections, px_per_mm: float, share: float = 0.8) ->
     return Detections(dets.xyxy[keep], cls[keep], conf[keep])
 
 
+def _apart_faces(
+    dets: Detections, zones: Sequence[str | None], px_per_mm: float, slack: float = 1.1
+) -> dict[str, tuple[str, ...]]:
+    """Per zone (``zones``: each detection's, None outside every zone), the faces of each rank it holds
+    more than once whose every two lie apart as two cards do (``TableState.apart_faces``): further
+    apart than one card (``slack`` x its size at ``px_per_mm``, either way round), another card's index
+    between them (``card_between``), or side by side as a spread's neighbours (``vision.detector.
+    spread_neighbours``: a card's own indices lie a card's width or length apart). The opposite of
+    what makes ``merge_card_indices`` take two reads of one face for one card, for two reads of one
+    rank in two suits, which it leaves: a card's two ends read in two suits (``_join_card_ends`` joins
+    those it can place) are one card. b66-0003 (seed 66, 720p): seat 2's 9h and 9s side by side, the
+    9s read at 0.67, had made a true CARD-COUNT excess a review item. Where every two lie so, each is
+    a card of its own; where any two may be one card, none is listed. The Joker is a rank of its own."""
+    short, long_ = (slack * px_per_mm * m for m in CARD_MM)
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, (z, c) in enumerate(zip(zones, dets.class_id, strict=True)):
+        if z is not None and c < JOKER_CLASS:
+            groups.setdefault((z, int(c) // 4), []).append(i)
+    out: dict[str, tuple[str, ...]] = {}
+    labels = dets.labels
+    for (z, rank), idx in groups.items():
+        if len(idx) < 2:
+            continue
+        others = dets.xyxy[(dets.class_id != BACK_CLASS) & (dets.class_id // 4 != rank)]
+        if all(
+            _two_cards(dets.xyxy[i], dets.xyxy[j], others, px_per_mm, (short, long_))
+            for i, j in itertools.combinations(idx, 2)
+        ):
+            out[z] = (*out.get(z, ()), *(labels[i] for i in idx))
+    return out
+
+
+def _two_cards(
+    a: np.ndarray, b: np.ndarray, others: np.ndarray, px_per_mm: float, card: tuple[float, float]
+) -> bool:
+    """Whether boxes ``a`` and ``b`` lie as two cards' do (``_apart_faces``); ``card``: a card's
+    shorter and longer side in pixels, with slack."""
+    from vision.detector import spread_neighbours
+
+    box = union_box(a, b)
+    w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
+    return (
+        w > card[0]
+        or h > card[1]
+        or card_between(a, b, others)
+        or bool(spread_neighbours(np.stack([a, b]), px_per_mm))
+    )
+
+
+def _apart_now(apart: Sequence[str], shown: Sequence[Hashable]) -> list[str]:
+    """Of a zone's faces found lying apart (``_apart_faces``), those of the ranks whose faces the zone
+    shows now are exactly those (a face named since, carried or counted, of such a rank voids the
+    rank's: it was not among the faces placed)."""
+
+    def rank(face: Hashable) -> str:
+        return str(face)[0] if isinstance(face, str) and face not in (BACK, "Jk") else ""
+
+    out: list[str] = []
+    for r in sorted({rank(f) for f in apart} - {""}):
+        mine = sorted(f for f in apart if rank(f) == r)
+        if mine == sorted(str(f) for f in shown if rank(f) == r):
+            out += mine
+    return out
+
+
 def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -> Detections:
     """One detection per card where the detector found more than two indices of it.
 
@@ -1054,6 +1120,7 @@ class TablePipeline:
         self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
         self._read_counted: dict[str, tuple[str, ...]] = {}  # faces named by the count, per zone (latest)
         self._read_aside: dict[str, tuple[tuple[str, float], ...]] = {}  # what the count set aside (latest)
+        self._read_apart: dict[str, tuple[str, ...]] = {}  # a rank's faces lying apart, per zone (latest)
         # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
         # forgotten when the region is read empty
@@ -1150,6 +1217,7 @@ class TablePipeline:
         blank: dict[str, list[str]] = {}
         counted: dict[str, list[str]] = {}
         aside: dict[str, dict[str, float]] = {}
+        apart: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
                 continue
@@ -1181,6 +1249,10 @@ class TablePipeline:
                         counted[z.key] = list(got.counted)
                         if got.aside:
                             aside[z.key] = dict(got.aside)
+                    if got.apart and isinstance(got.value, tuple):
+                        now = _apart_now(got.apart, got.value)
+                        if now:
+                            apart[z.key] = now
         update: dict[str, object] = {}
         if conf:
             update["read_confidence"] = conf
@@ -1196,6 +1268,8 @@ class TablePipeline:
             update["counted_faces"] = counted
         if aside:
             update["counted_aside"] = aside
+        if apart:
+            update["apart_faces"] = apart
         if self._view is not None and self._view.shift_px is not None:
             update["view_moved_px"] = self._view.shift_px
         return state.model_copy(update=update) if update else state
@@ -1436,6 +1510,7 @@ class TablePipeline:
                         self._read_blank.get(z.key, ()),
                         self._read_counted.get(z.key, ()),
                         self._read_aside.get(z.key, ()),
+                        self._read_apart.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -1681,6 +1756,7 @@ class TablePipeline:
             self._read_blank.pop(key, None)
             self._read_counted.pop(key, None)
             self._read_aside.pop(key, None)
+            self._read_apart.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
@@ -1743,6 +1819,7 @@ class TablePipeline:
                 cut_zone = [z if c else None for z, c in zip(zones, _cut_backs(dets, crop), strict=True)]
                 hidden |= _on_the_arm(cut_zone, dets.xyxy * w.scale, *cut_backs)
             img_x = r.crop_to_image(dets.centers)[:, 0] if len(dets) else np.zeros(0)
+            self._read_apart.update(_apart_faces(dets, zones, r.px_per_mm))
             out: dict[str, list[tuple[float, str, float]]] = {n: [] for n in w.zone_names}
             for i, (z, label) in enumerate(zip(zones, dets.labels, strict=True)):
                 if z is not None:

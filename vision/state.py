@@ -116,6 +116,14 @@ class TableState(_Model):
     # b53-0012 (seed 53, 720p): an injected second 6c, read 6s at 0.45 and 6c at 0.33 beside the
     # dealer's 6c, was named 6s. Empty: none (ground truth, older records).
     counted_aside: dict[str, dict[str, Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
+    # Face-up cards of one rank that a card zone lists more than once and that lie apart as two cards
+    # do, by the same keys: every two of them side by side as a spread's neighbours, with another card's
+    # index between them, or further apart than one card (``vision.pipeline._apart_faces``). None of
+    # them is another's index read a second time in another suit (a card's two ends, a four-corner
+    # deck's third index), whatever their reads: CARD-COUNT does not doubt an excess for them. Only for
+    # zones whose reading the state shows; a rank's faces all or none. Empty: none known so (ground
+    # truth, older records).
+    apart_faces: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _cards_match(self) -> TableState:
@@ -127,6 +135,7 @@ class TableState(_Model):
             ("carried_faces", self.carried_faces),
             ("blank_corner_faces", self.blank_corner_faces),
             ("counted_faces", self.counted_faces),
+            ("apart_faces", self.apart_faces),
         ):
             for key, named in faces.items():
                 missing = set(named) - set(self.zone_cards(key))

@@ -29,7 +29,10 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   read) and differs in suit, so an excess seen in a view with two faces of one rank is capped by
   those faces' reads (``_twin_read``; s02 with classifier cls 10: a false 7-card hand, Ts and Tc at
   0.50; with reads kept down to 0.4, a dondorf Ace's third corner index read Ac at 0.42 beside As),
-  at any state and when the dealer turns a hand up. Faces of distinct ranks are distinct cards
+  at any state and when the dealer turns a hand up, unless the camera found the faces of that rank
+  lying apart in one area as two cards do (``TableState.apart_faces``: side by side in a spread,
+  another card between them, or further apart than one card; b66-0003, a natural pair, 9h and 9s,
+  the 9s read at 0.67). Faces of distinct ranks are distinct cards
   however doubtful each read is (s11: seat 5's eight faces, one bellot pip card read at 0.41, is a
   true excess). A wrong split of the right number of faces is capped by the reads of the over-full
   area (``_overfull_read``): a face read twice (or read where no index is) beside a face missed in
@@ -80,10 +83,21 @@ def _twin_read(p: PositionState) -> float | None:
     among faces that share a rank (None: no rank twice, or no reads). One card read twice - its two
     ends, or a third corner index - gives the same rank with another suit (Ts and Tc, As and Ac: the
     rank is the larger glyph and the surer part of a read), so only such a pair can be one card. A
-    face read with doubt but of a rank seen once is a card all the same (misread or not)."""
+    face read with doubt but of a rank seen once is a card all the same (misread or not), and so are
+    faces of one rank in one area that the camera found lying apart as cards of their own
+    (``PositionState.apart``, ``TableState.apart_faces``: side by side as a spread's neighbours,
+    another card's index between them, or further apart than one card). b66-0003 (seed 66, 720p):
+    seat 2's seven cards in the six-card game, 9h 9s 7c 7d 6c / Qh 2h, the 9s read at 0.67 beside the
+    9h, had made the true excess a review item."""
     reads = [(_rank(c), r) for c, r in p.card_reads() if c != BACK]
     ranks = [rank for rank, _ in reads]
-    twins = [r for rank, r in reads if ranks.count(rank) > 1]
+    areas = (p.dealt, p.high, p.low)
+
+    def apart(rank: str) -> bool:
+        faces = [(k, c) for k, area in enumerate(areas) for c in area if c != BACK and _rank(c) == rank]
+        return len({k for k, _ in faces}) == 1 and all(c in p.apart[k] for k, c in faces)
+
+    twins = [r for rank, r in reads if ranks.count(rank) > 1 and not apart(rank)]
     if not twins:
         return None
     known = [r for r in twins if r is not None]
