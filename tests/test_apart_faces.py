@@ -37,6 +37,16 @@ def test_a_pair_side_by_side_is_two_cards_and_a_cards_two_sides_are_not() -> Non
     assert _apart_faces(dets, zones, PX_PER_MM) == {"seat1.high": ("9s", "9h")}
 
 
+def test_a_cards_edge_read_down_its_length_beside_the_next_cards_index_is_two_cards() -> None:
+    # b51-0006 (seed 51, 720p): seat 2's Jc read down its edge (top and bottom indices joined, a
+    # card-long column), the Jh's top index alone beside it: its column's top is the Jc's index
+    dets = _dets(("Jc", (60, 29, 75, 166)), ("Jh", (86, 29, 101, 64)))
+    assert _apart_faces(dets, ["seat2.high"] * 2, PX_PER_MM) == {"seat2.high": ("Jc", "Jh")}
+    # the same index beside the column's middle, nowhere near either end: not a spread's neighbours
+    mid = _dets(("Jc", (60, 29, 75, 166)), ("Jh", (86, 80, 101, 115)))
+    assert _apart_faces(mid, ["seat2.high"] * 2, PX_PER_MM) == {}
+
+
 def test_further_apart_than_a_card_or_with_a_card_between_is_two_cards() -> None:
     far = _dets(("7c", (100, 40, 116, 75)), ("7d", (400, 40, 416, 75)))
     assert _apart_faces(far, ["seat2.low"] * 2, PX_PER_MM) == {"seat2.low": ("7c", "7d")}

@@ -718,12 +718,19 @@ def _two_cards(
 
     box = union_box(a, b)
     w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
-    return (
-        w > card[0]
-        or h > card[1]
-        or card_between(a, b, others)
-        or bool(spread_neighbours(np.stack([a, b]), px_per_mm))
-    )
+    if w > card[0] or h > card[1] or card_between(a, b, others):
+        return True
+    pairs = [(a, b)]
+    # a card's two indices joined down its edge (a card-long column) beside the next card's top or
+    # bottom index alone: the column's end of the other's height is that card's index (b51-0006: seat
+    # 2's Jc read down its edge, 137 px, the Jh's top index 35 px beside it, 26 px along)
+    for tall, short in ((a, b), (b, a)):
+        th, sh = float(tall[3] - tall[1]), float(short[3] - short[1])
+        if th >= 2.0 * sh:
+            top, bottom = tall.copy(), tall.copy()
+            top[3], bottom[1] = tall[1] + sh, tall[3] - sh
+            pairs += [(top, short), (bottom, short)]
+    return any(spread_neighbours(np.stack(pair), px_per_mm) for pair in pairs)
 
 
 def _apart_now(apart: Sequence[str], shown: Sequence[Hashable]) -> list[str]:
