@@ -88,6 +88,30 @@ def test_checks_measured_on_their_own_thread_conclude_the_same_that_much_later()
     assert on == {threading.current_thread().name} and off == {"view-check"}
 
 
+def test_a_program_ending_while_a_check_is_measured_exits_cleanly(tmp_path: Path) -> None:
+    """A check still being measured on its own thread when the program ends is waited for: as a
+    daemon it was inside OpenCV's matcher at the interpreter's shutdown and the process aborted
+    (status 134, every figure already printed: ``eval-vision`` on b67-0014)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "ends.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
+        "import numpy as np, cv2\n"
+        "from vision._view_watch import ViewWatch\n"
+        "noise = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), np.uint8)\n"
+        "ref = cv2.GaussianBlur(noise, (5, 5), 0)\n"
+        "w = ViewWatch(lag_s=1.0)\n"
+        "assert w.set_reference(ref)\n"
+        "w.update(np.roll(ref, 3, axis=1), 0.0)\n"
+        "print('ended')\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "ended"), done.stderr
+
+
 def test_a_camera_turned_on_its_mount_is_measured_at_the_frame_corners() -> None:
     img = _table()
     vw = ViewWatch()

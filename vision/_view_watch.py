@@ -136,13 +136,17 @@ class ViewWatch:
 
 class _Measuring:
     """``measure(image)`` run on a thread of its own; ``result()`` waits for it (an error it met is
-    raised there)."""
+    raised there). Not a daemon: a program that ends while a check is being measured waits for it
+    (tens of milliseconds). A daemon thread still inside OpenCV's matcher when the interpreter shut
+    down aborted the whole process (``terminate called without an active exception``, exit status
+    134 after every figure was printed): ``eval-vision`` on b67-0014, whose last check began 0.5 s
+    before the clip's end."""
 
     def __init__(self, measure: Any, image: np.ndarray, take_at: float) -> None:
         self.take_at, self.width = take_at, int(image.shape[1])
         self._out: list[Any] = []
         self._thread = threading.Thread(
-            target=self._run, args=(measure, image), name="view-check", daemon=True
+            target=self._run, args=(measure, image), name="view-check", daemon=False
         )
         self._thread.start()
 
