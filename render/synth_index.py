@@ -6,7 +6,7 @@ models/HISTORY.md). The decks are few; fonts are many. This draws the index of a
 a rank over a suit pip - in every installed font that has the rank glyphs (Debian font packages,
 installed by ``scripts/setup.sh train``), with drawn or font suit pips, varied weight, width,
 spacing and colour, on a card corner over felt or a neighbouring card, then cuts the crop exactly as
-``vision.detector._crop_square`` cuts it (square, 1.25x the index's longer side) and degrades it the
+``vision.detector.crop_square`` cuts it (square, 1.25x the index's longer side) and degrades it the
 way the camera does (low resolution, chroma subsampling, blur, JPEG).
 
 Output: an ImageFolder (``<out>/cNN/syn_<font>_<n>.png``, 40x40, classes ``c00``..``c52`` in card-code

@@ -553,17 +553,11 @@ def _clip_box(q: np.ndarray, w: int, h: int) -> tuple[float, float, float, float
 def crop_square(
     img: np.ndarray, xyxy: Sequence[float], size: int = CLS_IMGSZ, margin: float = _CROP_MARGIN
 ) -> np.ndarray:
-    """The classifier's input for one index box: a square around it, resized to ``size``.
+    """The classifier's input for one index box: the runtime detector's own cut
+    (``vision.detector.crop_square``), so training crops and live crops match."""
+    from vision.detector import crop_square as cut
 
-    The runtime detector uses this same function, so training crops and live crops match.
-    """
-    x0, y0, x1, y1 = (float(v) for v in xyxy)
-    side = max(x1 - x0, y1 - y0) * margin
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    s = size / max(side, 1.0)
-    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cut(img, xyxy, size, margin)
 
 
 def _not_index_crop(rng: np.random.Generator, img: np.ndarray, scene: Scene) -> np.ndarray | None:

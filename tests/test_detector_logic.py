@@ -185,6 +185,19 @@ def test_card_between_reads_a_row_of_indices_and_a_card_corner_to_corner() -> No
     assert card_between(tl, br, np.array([[38, 53, 53, 87]], np.float32))
 
 
+def test_centres_between_exempts_only_the_named_corners_of_the_union() -> None:
+    from vision.detections import centres_between
+
+    tl, br = np.array([0, 0, 15, 34]), np.array([76, 106, 91, 140])
+    # the card's top-right and bottom-left indices, its middle, and a point outside the union
+    centres = np.array([[83.5, 17.0], [7.5, 123.0], [45.5, 70.0], [120.0, 70.0]])
+    assert centres_between(tl, br, centres).tolist() == [True, True, True, False]
+    assert centres_between(tl, br, centres, 34.0, ("tr",)).tolist() == [False, True, True, False]
+    assert centres_between(tl, br, centres, 34.0, ("tr", "bl")).tolist() == [False, False, True, False]
+    # a corner the point is not near exempts nothing
+    assert centres_between(tl, br, centres, 34.0, ("tl", "br")).tolist() == [True, True, True, False]
+
+
 def test_backs_pass_through_unmerged() -> None:
     d = _dets([(0, 0, 50, 70, BACK_CLASS, 0.9), (5, 5, 55, 75, BACK_CLASS, 0.8)])
     m = merge_index_corners(d)
@@ -1369,3 +1382,17 @@ def test_a_still_is_not_read_at_scales_its_indices_are_too_long_for() -> None:
     det, asked = _scale_probe(side=30, best=2.0, face=False)
     det._detect_scaled(np.zeros((120, 160, 3), np.uint8))
     assert asked == [0.25, 0.5, 1.0, 2.0, 4.0]
+
+
+def test_training_crops_are_cut_as_the_runtime_detector_cuts_them() -> None:
+    from render.training import crop_square as training_cut
+    from vision.detector import crop_square
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 255, (120, 160, 3), np.uint8)
+    box = np.array([30.5, 20.0, 47.0, 58.5], np.float32)
+    live = crop_square(img, box)
+    assert live.shape == (40, 40, 3)
+    assert np.array_equal(training_cut(img, box), live)
+    # the margin and size pass through: a tighter, larger cut is another picture
+    assert not np.array_equal(training_cut(img, box, 48, 1.0)[:40, :40], live)

@@ -8,7 +8,7 @@ Filter with a boolean mask: ``dets[dets.confidence > 0.5]``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -36,6 +36,31 @@ def intersection_area(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.asarray(ix * iy)
 
 
+_CORNERS = {"tl": (0, 1), "tr": (2, 1), "bl": (0, 3), "br": (2, 3)}
+
+
+def centres_between(
+    a: np.ndarray, b: np.ndarray, centres: np.ndarray, reach: float = 0.0, corners: Sequence[str] = ()
+) -> np.ndarray:
+    """Which of the points ``centres`` (N x 2) lie strictly inside the union of boxes ``a`` and ``b``
+    (xyxy) and further than ``reach`` from each of its ``corners`` ("tl", "tr", "bl", "br"): the
+    one test behind ``card_between`` and the detector's corner pairs, which exempt a card's own
+    other corners by naming them."""
+    u = union_box(np.asarray(a, np.float64), np.asarray(b, np.float64)).astype(np.float64)
+    c = np.asarray(centres, np.float64).reshape(-1, 2)
+    inside: np.ndarray = (c[:, 0] > u[0]) & (c[:, 0] < u[2]) & (c[:, 1] > u[1]) & (c[:, 1] < u[3])
+    for corner in corners:
+        ix, iy = _CORNERS[corner]
+        inside &= np.hypot(c[:, 0] - u[ix], c[:, 1] - u[iy]) > reach
+    return inside
+
+
+def box_centres(boxes: np.ndarray) -> np.ndarray:
+    """The centres (N x 2, float64) of xyxy ``boxes``."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    return (b[:, :2] + b[:, 2:]) / 2
+
+
 def card_between(a: np.ndarray, b: np.ndarray, others: np.ndarray) -> bool:
     """Whether another card's index lies between ``a`` and ``b``, two boxes (xyxy) read as one face:
     the centre of one of ``others`` (N x 4: other cards' index or card boxes) strictly inside their
@@ -48,13 +73,10 @@ def card_between(a: np.ndarray, b: np.ndarray, others: np.ndarray) -> bool:
     if not len(others):
         return False
     u = union_box(a, b)
-    c = (np.asarray(others, np.float64)[:, :2] + np.asarray(others, np.float64)[:, 2:]) / 2
-    inside = (c[:, 0] > u[0]) & (c[:, 0] < u[2]) & (c[:, 1] > u[1]) & (c[:, 1] < u[3])
     reach = min(float(max(a[2] - a[0], a[3] - a[1])), float(max(b[2] - b[0], b[3] - b[1])))
-    if min(float(u[2] - u[0]), float(u[3] - u[1])) > 2 * reach:
-        for cx, cy in ((u[0], u[1]), (u[2], u[1]), (u[0], u[3]), (u[2], u[3])):
-            inside &= np.hypot(c[:, 0] - cx, c[:, 1] - cy) > reach
-    return bool(inside.any())
+    corner_to_corner = min(float(u[2] - u[0]), float(u[3] - u[1])) > 2 * reach
+    corners = tuple(_CORNERS) if corner_to_corner else ()
+    return bool(centres_between(a, b, box_centres(others), reach, corners).any())
 
 
 @dataclass

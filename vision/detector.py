@@ -41,7 +41,9 @@ from vision.detections import (
     BACK_CLASS,
     JOKER_CLASS,
     Detections,
+    box_centres,
     card_between,
+    centres_between,
     intersection_area,
     union_box,
 )
@@ -51,6 +53,7 @@ __all__ = [
     "STILL_ROTATIONS",
     "DetectorFiles",
     "OnnxCardDetector",
+    "crop_square",
     "decode_yolo",
     "load_detector",
     "merge_index_corners",
@@ -494,7 +497,12 @@ def _regrown(boxes: np.ndarray, short: float = 0.75) -> list[tuple[int, np.ndarr
     return out
 
 
-def _crop_square(img: np.ndarray, xyxy: np.ndarray, size: int, margin: float = _CROP_MARGIN) -> np.ndarray:
+def crop_square(
+    img: np.ndarray, xyxy: Sequence[float] | np.ndarray, size: int = _CLS_CROP, margin: float = _CROP_MARGIN
+) -> np.ndarray:
+    """The classifier's input for one index box: a square ``margin`` x the box's longer side around
+    its centre, resized to ``size`` (edges replicated). Training crops are cut by this same function
+    (``render.training.crop_square``), so what the classifier learnt on and what it is shown match."""
     import cv2
 
     x0, y0, x1, y1 = (float(v) for v in xyxy)
@@ -605,7 +613,7 @@ def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
     ok = diagonal & (w >= lo * short) & (w <= hi * short) & (h >= lo * long_) & (h <= hi * long_)
     mid = (lo + hi) / 2  # the span a card's own two corners make, about
     off = np.where(ok, np.abs(w / short - mid) + np.abs(h / long_ - mid), np.inf)
-    centres = (b[:, :2] + b[:, 2:]) / 2
+    centres = box_centres(b)
     used = np.zeros(n, bool)
     out = []
     for k in np.argsort(off, kind="stable"):
@@ -629,7 +637,7 @@ def other_corners(boxes: np.ndarray, pairs: list[tuple[int, int]]) -> dict[tuple
     pair's read."""
     b = np.asarray(boxes, np.float64).reshape(-1, 4)
     paired = {k for pair in pairs for k in pair}
-    centres = (b[:, :2] + b[:, 2:]) / 2
+    centres = box_centres(b)
     area = np.maximum(b[:, 2] - b[:, 0], 0) * np.maximum(b[:, 3] - b[:, 1], 0)
     out: dict[tuple[int, int], list[int]] = {}
     for a, c in pairs:
@@ -699,7 +707,7 @@ def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tup
     free = ~np.isin(i, list(taken)) & ~np.isin(j, list(taken))
     ok = upright & column & apart & (tall >= lo * long_) & (tall <= hi * long_) & free
     off = np.where(ok, np.abs(tall / long_ - (lo + hi) / 2), np.inf)
-    centres = (b[:, :2] + b[:, 2:]) / 2
+    centres = box_centres(b)
     used = np.zeros(len(b), bool)
     out = []
     for k in np.argsort(off, kind="stable"):
@@ -708,8 +716,7 @@ def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tup
         a, c = int(i[k]), int(j[k])
         if used[a] or used[c]:
             continue
-        union = union_box(b[a], b[c])
-        inside = _centres_in(centres, *(float(v) for v in union))
+        inside = centres_between(b[a], b[c], centres)
         inside[[a, c]] = False
         if inside.any():
             continue
@@ -718,26 +725,14 @@ def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tup
     return out
 
 
-def _centres_in(centres: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
-    """Which of the points ``centres`` (N x 2) lie strictly inside the box ``x0 y0 x1 y1``."""
-    inside: np.ndarray = (
-        (centres[:, 0] > x0) & (centres[:, 0] < x1) & (centres[:, 1] > y0) & (centres[:, 1] < y1)
-    )
-    return inside
-
-
 def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     """Whether another box's centre lies inside the union of boxes ``a`` and ``c``, away from its
     other two corners (where a deck printing all four corners has the card's own third and fourth
     index). A card's two corners enclose nothing else; a top-left index and the bottom-left one of a
     card further along the spread (four-corner decks) enclose the indices of the cards between."""
-    x0, y0 = min(b[a, 0], b[c, 0]), min(b[a, 1], b[c, 1])
-    x1, y1 = max(b[a, 2], b[c, 2]), max(b[a, 3], b[c, 3])
     reach = max(b[a, 2] - b[a, 0], b[a, 3] - b[a, 1], b[c, 2] - b[c, 0], b[c, 3] - b[c, 1])
-    inside = _centres_in(centres, x0, y0, x1, y1)
+    inside = centres_between(b[a], b[c], centres, float(reach), ("tr", "bl"))
     inside[[a, c]] = False
-    for cx, cy in ((x1, y0), (x0, y1)):
-        inside &= np.hypot(centres[:, 0] - cx, centres[:, 1] - cy) > reach
     return bool(inside.any())
 
 
@@ -884,7 +879,8 @@ def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, 
         return False
     if index_side and min(x1 - x0, y1 - y0) < _BACK_MIN_INDEXES * index_side:
         return False
-    if _centres_in(face_centres, x0, y0, x1, y1).any():
+    clipped = np.array([x0, y0, x1, y1], np.float64)
+    if centres_between(clipped, clipped, face_centres).any():
         return False
     crop = image[y0:y1, x0:x1]
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), _BACK_LOOK, interpolation=cv2.INTER_AREA)
@@ -1530,7 +1526,7 @@ class OnnxCardDetector:
 
         crops, places = [], []
         for b in boxes:
-            c = _crop_square(image, b, _CLS_CROP, margin)
+            c = crop_square(image, b, _CLS_CROP, margin)
             if narrow < 1.0:
                 c = _narrowed(c, narrow, across_x=(b[2] - b[0]) <= (b[3] - b[1]))
             crops.append(cv2.resize(c, (self.cls_imgsz, self.cls_imgsz), interpolation=cv2.INTER_LINEAR))

@@ -5,7 +5,7 @@ card index (rank + suit in a card's corner) -> one of 54 classes, folder names `
 (``c00``..``c51`` card codes as in ``rules/cards.py``, ``c52`` the Joker, ``c53`` "not an index").
 
 The data is an ImageFolder export (``<dir>/cNN/*.png``, 40x40 crops made like
-``vision.detector._crop_square`` makes them). All crops are loaded once into one uint8 tensor;
+``vision.detector.crop_square`` makes them). All crops are loaded once into one uint8 tensor;
 augmentation runs batched in torch on the fly (rotation +-15 deg and 180 deg turns, scale and
 shift jitter, colour jitter, blur, noise, down-up resampling, random erasing, grey now and then).
 

@@ -1260,23 +1260,17 @@ class TablePipeline:
                         now = _apart_now(got.apart, got.value)
                         if now:
                             apart[z.key] = now
-        update: dict[str, object] = {}
-        if conf:
-            update["read_confidence"] = conf
-        if cards:
-            update["card_confidence"] = cards
-        if unread:
-            update["unread_faces"] = unread
-        if carried:
-            update["carried_faces"] = carried
-        if blank:
-            update["blank_corner_faces"] = blank
-        if counted:
-            update["counted_faces"] = counted
-        if aside:
-            update["counted_aside"] = aside
-        if apart:
-            update["apart_faces"] = apart
+        found: dict[str, object] = {
+            "read_confidence": conf,
+            "card_confidence": cards,
+            "unread_faces": unread,
+            "carried_faces": carried,
+            "blank_corner_faces": blank,
+            "counted_faces": counted,
+            "counted_aside": aside,
+            "apart_faces": apart,
+        }
+        update = {name: value for name, value in found.items() if value}  # what this frame has
         if self._view is not None and self._view.shift_px is not None:
             update["view_moved_px"] = self._view.shift_px
         return state.model_copy(update=update) if update else state
