@@ -844,6 +844,49 @@ def test_the_display_s_one_face_not_read_is_named_from_the_hand_seen_whole_on_th
     assert s.iverify.high == ["As", "Qh", "Jc"] and s.carried_faces == {}
 
 
+class _UnreadAndMisread(_WithUnread):
+    """``_WithUnread``, and the face ``card`` read as ``as_`` at ``conf``."""
+
+    def __init__(self, unread: set[str], card: str, as_: str, conf: float) -> None:
+        super().__init__(unread)
+        self.card, self.as_ = CLASSES.index(card), CLASSES.index(as_)
+        self.conf = {as_: conf}
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        d = Detections(d.xyxy, np.where(d.class_id == self.card, self.as_, d.class_id), d.confidence)
+        return Detections(d.xyxy, d.class_id, np.array([self.conf.get(lab, 0.9) for lab in d.labels]))
+
+
+def test_the_display_s_face_not_read_beside_a_misread_are_named_from_the_hand_seen_whole_on_the_felt() -> (
+    None
+):
+    """b67-0009 (seed 67, 720p): the dealer's hand read whole on the felt; the display showed his house
+    way with his Kc read Kd (0.63) and his 2c not named, for 3 moments. The misread is matched among
+    the cards not shown (sharing rank or suit, read surer on the felt, the only match), then the one
+    card left is the face not named: both said apart (``carried_faces``), or neither."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for misread, conf, named in (("Kh", 0.6, True), ("Kh", 0.75, False), ("5h", 0.6, False)):
+        p = TablePipeline(lay, _SureOf({"Kd": 0.8}), CFG)  # the felt's read of the Kd
+        t = _SlotPanel(lay, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+        _run(p, t, 10, 0)
+        p.detector = _UnreadAndMisread({"Ts"}, "Kd", misread, conf)  # the display's Ts not read
+        t.header, t.iv_high, t.iv_low = "DEALER", high, low
+        s = _run(p, t, 10, 10)[-1]
+        assert s.iverify.mode == "dealer" and s.iverify.low == low
+        if named:
+            assert s.iverify.high == high
+            assert sorted(s.carried_faces["iverify"]) == ["Kd", "Ts"]
+            assert s.read_confidence["iverify"] == pytest.approx(conf)  # no surer than the display's read
+        else:  # read surely on the display, or sharing neither rank nor suit: left as read
+            assert s.iverify.high == ["As", misread, "Qh", "Jc"] and s.carried_faces == {}
+    # the hand never seen whole: nothing to match against
+    p = TablePipeline(lay, _UnreadAndMisread({"Ts"}, "Kd", "Kh", 0.6), CFG)
+    t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+    assert _run(p, t, 10, 0)[-1].iverify.high == ["As", "Kh", "Qh", "Jc"]
+
+
 def test_the_display_is_read_again_when_the_hand_it_shows_is_then_turned_up_on_the_felt() -> None:
     """b47-0006: the display showed the dealer's house way, one card's index found and not read, before
     the dealer turned his hand up; it stayed short for the 2 s his hand then lay face up on the felt,

@@ -837,7 +837,11 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
 
 
 def _misread_matches(
-    shown: Sequence[str], read: dict[str, float], known: dict[str, float], margin: float = 0.0
+    shown: Sequence[str],
+    read: dict[str, float],
+    known: dict[str, float],
+    margin: float = 0.0,
+    short: int = 0,
 ) -> dict[str, str]:
     """Faces one view of a hand read as faces the hand seen whole in another view lacks, each with the
     card of that hand it is (``TablePipeline._display_misreads``, ``TablePipeline._felt_misreads``):
@@ -845,18 +849,20 @@ def _misread_matches(
     ``known`` hand lacks, each read (``read``) under ``_DISPLAY_YIELDS``, against as many of its cards
     not shown; each such face is matched to one of them sharing its rank or its suit and read surer in
     the other view (by more than ``margin``), and the match is the only one. Empty where it cannot be
-    told. (The Joker has no rank or suit to share.)"""
-    if len(set(shown)) != len(shown) or BACK in shown or len(shown) != len(known):
+    told. (The Joker has no rank or suit to share.) ``short``: ``shown`` names that many cards fewer
+    than a whole hand, and as many of the cards not shown are left unmatched (the caller places them
+    where nothing was named: ``TablePipeline._read``)."""
+    if len(set(shown)) != len(shown) or BACK in shown or len(shown) + short != len(known):
         return {}
     odd = [c for c in shown if c not in known]
     missing = sorted(known.keys() - set(shown))
-    if not 1 <= len(odd) <= 2 or len(odd) != len(missing) or "Jk" in odd or "Jk" in missing:
+    if not 1 <= len(odd) <= 2 or len(odd) + short != len(missing) or "Jk" in odd or "Jk" in missing:
         return {}
     if any(read.get(x, 1.0) >= _DISPLAY_YIELDS for x in odd):
         return {}
     fits = [
         dict(zip(odd, ys, strict=True))
-        for ys in itertools.permutations(missing)
+        for ys in itertools.permutations(missing, len(odd))
         if all(
             (x[0] == y[0] or x[1] == y[1]) and known[y] > read[x] + margin
             for x, y in zip(odd, ys, strict=True)
@@ -1900,30 +1906,62 @@ class TablePipeline:
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
         self._display_found = (np.concatenate([dets.xyxy, self._unread_boxes.reshape(-1, 4)]), crop.shape[1])
+
+        def placed(found: Detections, one: Detections | None) -> Detections | None:
+            """``found`` with ``one`` (a face named for the display) where it lies in a slot of its own."""
+            if one is None:
+                return None
+            with_it = Detections.merge([found, one])
+            before, after = setting(found), setting(with_it)
+            return (
+                with_it
+                if sorted([*after[0], *after[1]]) == sorted([*before[0], *before[1], *one.labels])
+                else None
+            )
+
+        def renamed(found: Detections, fix: dict[str, str]) -> Detections:
+            """``found`` with the misreads ``fix`` names renamed, no surer than the felt read them."""
+            ids, conf = found.class_id.copy(), found.confidence.copy()
+            known = self._known_hand[region or ""]
+            for x, y in fix.items():
+                at = ids == CLASSES.index(x)
+                ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
+            return Detections(found.xyxy, ids, conf)
+
+        named_one = False
         for find, named_by in (
             (self._display_known_face, self._read_carried),
             (self._display_counted_face, self._read_counted),
         ):
             one = find(head.mode, head.seat, [*high, *low], r.px_per_mm)
-            if one is None:
-                continue
-            with_it = Detections.merge([dets, one])
-            high2, low2 = setting(with_it)
-            card = one.labels[0]
-            if sorted([*high2, *low2]) == sorted([*high, *low, card]):  # in a slot of its own
-                dets, high, low = with_it, high2, low2
-                named_by["iverify"] = (card,)
+            with_it = placed(dets, one)
+            if one is not None and with_it is not None:
+                dets, (high, low) = with_it, setting(with_it)
+                named_by["iverify"] = (one.labels[0],)
+                named_one = True
                 break
+        renamed_to: tuple[str, ...] = ()
         fix = self._display_misreads(head.mode, head.seat, [*high, *low], dets)
         if fix:
-            ids, conf = dets.class_id.copy(), dets.confidence.copy()
-            known = self._known_hand[region or ""]
-            for x, y in fix.items():
-                at = ids == CLASSES.index(x)
-                ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
-            dets = Detections(dets.xyxy, ids, conf)
+            dets = renamed(dets, fix)
             high, low = setting(dets)
-            self._read_carried["iverify"] = (*self._read_carried.get("iverify", ()), *fix.values())
+            renamed_to = tuple(fix.values())
+        elif not named_one and len(high) + len(low) == self._hand_size - 1:
+            # one card not named and one or two misread beside it (b67-0009: the dealer's Kc read Kd on
+            # the display, his 2c not named, his hand read whole on the felt): the misreads matched among
+            # the cards not shown, then the one card left placed as ``_display_known_face`` places it;
+            # both, or neither
+            fix = self._display_misreads(head.mode, head.seat, [*high, *low], dets, short=1)
+            if fix:
+                fixed = renamed(dets, fix)
+                shown = setting(fixed)
+                one = self._display_known_face(head.mode, head.seat, [*shown[0], *shown[1]], r.px_per_mm)
+                with_it = placed(fixed, one)
+                if one is not None and with_it is not None:
+                    dets, (high, low) = with_it, setting(with_it)
+                    renamed_to = (*fix.values(), *one.labels)
+        if renamed_to:
+            self._read_carried["iverify"] = (*self._read_carried.get("iverify", ()), *renamed_to)
         faces = dets.confidence[dets.class_id != BACK_CLASS]
         if len(faces):
             self._read_conf["iverify"] = float(faces.min())
@@ -2029,7 +2067,7 @@ class TablePipeline:
         return Detections(box[None], np.array([CLASSES.index(card)]), np.array([known[card]], np.float32))
 
     def _display_misreads(
-        self, mode: str, seat: int | None, shown: list[str], dets: Detections
+        self, mode: str, seat: int | None, shown: list[str], dets: Detections, short: int = 0
     ) -> dict[str, str]:
         """The display's faces read as faces the position's hand does not hold, each with the card of
         that hand it shows: where the hand was seen whole on the felt (``_known_on_felt``) and the
@@ -2039,7 +2077,9 @@ class TablePipeline:
         the face on the display, and the match is the only one. The display shows the position's hand
         (seed 000 rule 5a), and reads its small cards less surely than the felt reads the cards
         themselves. b47-0004 (seed 47, 720p): the dealer's 3d and Kh read 3h (0.70) and Th (0.61) on
-        the display, beside his hand turned up and read 3d (0.71) and Kh (0.63), for 4 s."""
+        the display, beside his hand turned up and read 3d (0.71) and Kh (0.63), for 4 s. ``short``
+        (1): the display names one card fewer than the hand; the card left unmatched is then placed
+        where nothing was named (``_display_known_face``), or the match is not taken (``_read``)."""
         region = _display_region(mode, seat)
         known = self._known_hand.get(region) if region is not None else None
         if known is None or not self._known_on_felt.get(region or "", False):
@@ -2047,7 +2087,7 @@ class TablePipeline:
         read: dict[str, float] = {}
         for lab, c in zip(dets.labels, dets.confidence, strict=True):
             read[lab] = max(float(c), read.get(lab, 0.0))
-        return _misread_matches(shown, read, known)
+        return _misread_matches(shown, read, known, short=short)
 
     def _display_counted_face(
         self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
