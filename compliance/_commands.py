@@ -167,6 +167,8 @@ def audit(
         f"summary: {out / 'summary.html'}"
     )
     if res.interrupted:
+        left = res.clips - res.skipped - res.audited
+        typer.echo(f"interrupted: {left} clip(s) not audited; run the same command again to audit them")
         raise typer.Exit(130)
     if res.clips == 0:
         typer.echo("error: no clips found in " + ", ".join(map(str, paths)), err=True)

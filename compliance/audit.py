@@ -73,7 +73,7 @@ class AuditResult(BaseModel):
 
     out: str
     clips: int
-    audited: int
+    audited: int  # clips finished in this run (failed ones included); an interrupted run's, only those
     skipped: int
     failed: list[str]
     footage_s: float
@@ -470,6 +470,7 @@ def run_audit(
         console.print(f"{skipped} clip(s) already audited with the same inputs: skipped")
     failed: list[str] = []
     done_footage = 0.0
+    done_clips = 0  # finished, published or failed: an interrupted run audited only these
     interrupted = False
     prog = Progress(
         TextColumn("{task.description}"),
@@ -488,7 +489,8 @@ def run_audit(
             running[job.clip] = prog.add_task(f"  {job.clip}", total=dur if dur else None)
 
         def finished(rep_clip: str, status: str, error: str, footage: float) -> None:
-            nonlocal done_footage
+            nonlocal done_footage, done_clips
+            done_clips += 1
             tid = running.pop(rep_clip, None)
             if tid is not None:
                 prog.remove_task(tid)
@@ -521,7 +523,7 @@ def run_audit(
     return AuditResult(
         out=str(out),
         clips=len(jobs),
-        audited=len(todo),
+        audited=done_clips,
         skipped=skipped,
         failed=failed,
         footage_s=done_footage,

@@ -260,7 +260,7 @@ def test_ctrl_c_keeps_finished_clips_and_writes_the_summary(tmp_path: Path, fake
         raise KeyboardInterrupt
 
     res = audit_mod.run_audit([src], out, states=True, progress=False, on_clip_done=ctrl_c)
-    assert res.interrupted
+    assert res.interrupted and res.audited == 1  # c1 finished; c2 never audited, and not counted so
     assert [r["clip"] for r in _rows(out / "summary.csv")] == ["c1"]
     res = audit_mod.run_audit([src], out, states=True, progress=False)
     assert not res.interrupted and res.skipped == 1 and res.audited == 1
