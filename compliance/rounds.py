@@ -93,6 +93,7 @@ __all__ = [
     "hidden_zones",
     "min_read",
     "position_zones",
+    "seen_with_unread",
 ]
 
 Tokens = tuple[str, ...]
@@ -466,6 +467,24 @@ def hidden_zones(state: TableState) -> set[str]:
         else:
             out.add(name)
     return out
+
+
+def seen_with_unread(state: TableState, position: str, hidden: set[str] | None = None) -> int | None:
+    """The cards a state shows at a position counting the faces the camera found there but could not
+    read (``TableState.unread_faces``), when it shows the position whole: every area in view and read
+    (None otherwise, or when it found no such face there: ``max_total`` counts the rest). ``hidden``:
+    the state's ``hidden_zones``, when the caller has them already."""
+    keys = position_zones(position)
+    extra = sum(state.unread_faces.get(k, 0) for k in keys)
+    if not extra:
+        return None
+    hidden = hidden_zones(state) if hidden is None else hidden
+    if position in hidden or any(k in hidden for k in keys):
+        return None
+    try:
+        return extra + sum(len(state.zone_cards(k)) for k in keys)
+    except ValueError:  # a seat the state does not list
+        return None
 
 
 EventSink = Callable[[Event, RoundState], None]

@@ -158,16 +158,16 @@ def test_a_shortage_whose_missing_face_the_camera_saw_but_could_not_read_is_no_f
 
 
 def test_an_unread_face_counts_only_where_the_position_is_seen_whole_and_read() -> None:
-    from compliance.checks.card_count import _seen_with_unread
+    from compliance.rounds import seen_with_unread
 
     last = camera(_short_exposure(stacked=True)).states[-1]
     st = last.model_copy(update={"unread_faces": {"seat1.low": 1}})
     shown = len(st.seat(1).dealt) + len(st.seat(1).high) + len(st.seat(1).low)
-    assert _seen_with_unread(st, "seat1") == shown + 1
-    assert _seen_with_unread(st, "seat2") is None  # nothing unread there: max_total counts it
-    assert _seen_with_unread(st.model_copy(update={"occluded": ["seat1.high"]}), "seat1") is None
+    assert seen_with_unread(st, "seat1") == shown + 1
+    assert seen_with_unread(st, "seat2") is None  # nothing unread there: max_total counts it
+    assert seen_with_unread(st.model_copy(update={"occluded": ["seat1.high"]}), "seat1") is None
     unread = st.model_copy(update={"read_confidence": {**st.read_confidence, "seat1.high": UNREAD}})
-    assert _seen_with_unread(unread, "seat1") is None
+    assert seen_with_unread(unread, "seat1") is None
 
 
 def test_faces_seen_but_not_read_never_make_an_excess() -> None:

@@ -122,6 +122,38 @@ def test_a_winner_left_unpaid_to_the_round_end_is_a_breach_judged_at_the_end() -
     assert "left the wager, no payout" in f.observed
 
 
+def test_a_seat_seen_holding_a_card_more_than_it_names_is_settled_for_review() -> None:
+    """b68-0006 (seed 68, 720p): seat 6 held eight cards, its eighth seen and not named (two indices
+    read Qs 0.45 and Qc 0.42); the hand as named lost, and the dealer left the wager: that was an
+    alert. A seat seen whole holding more cards than a hand, faces not named counted
+    (``TableState.unread_faces``), was not the hand judged: the finding is a review item, saying so
+    (here a winner, as named, left unpaid). As many cards as a hand (the face not named one of the
+    seven) changes nothing."""
+    for unread, expected in ((1, 0.5), (0, 0.9)):
+        t = _exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(3)
+        t = _end_leaving_chips(t)
+        faces_up = [
+            i
+            for i, st in enumerate(t.states)
+            if len(st.seat(1).high) + len(st.seat(1).low) == 7 and "BACK" not in st.seat(1).high
+        ]
+        assert faces_up
+        for i in faces_up:
+            if unread:
+                t.states[i] = t.states[i].model_copy(update={"unread_faces": {"seat1.low": unread}})
+        [f] = Run(t).of(CHECK)
+        assert (f.seat, f.confidence) == (1, expected) and "left the wager, no payout" in f.observed
+        assert ("seen holding 8 cards" in f.observed) == bool(unread)
+    # a face not named in place of one of the seven (six named and one not): judged as before
+    t = _end_leaving_chips(_exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(3))
+    for i, st in enumerate(t.states):
+        if len(st.seat(1).low) == 2 and "BACK" not in st.seat(1).low:
+            seat = st.seat(1).model_copy(update={"low": st.seat(1).low[:1]})
+            seats = [seat if s.seat == 1 else s for s in st.seats]
+            t.states[i] = st.model_copy(update={"seats": seats, "unread_faces": {"seat1.low": 1}})
+    assert all("seen holding" not in f.observed for f in Run(t).of(CHECK))
+
+
 def test_no_push_is_decided_before_the_round_ends() -> None:
     """Footage that stops with the winner's hand still face up and unpaid: nothing is judged."""
     t = _exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(3).hold(2)

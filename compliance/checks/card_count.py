@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import PositionState, RoundState, hidden_zones, position_zones
+from compliance.rounds import PositionState, RoundState, hidden_zones, seen_with_unread
 from rules.cards import JOKER
 from vision.state import BACK, TableState
 
@@ -121,24 +121,6 @@ def _overfull_read(p: PositionState, high: bool, low: bool) -> float | None:
     return min(known) if known else None
 
 
-def _seen_with_unread(state: TableState, position: str, hidden: set[str] | None = None) -> int | None:
-    """The cards a state shows at a position counting the faces the camera found there but could not
-    read (``TableState.unread_faces``), when it shows the position whole: every area in view and read
-    (None otherwise, or when it found no such face there: ``max_total`` counts the rest). ``hidden``:
-    the state's ``hidden_zones``, when the caller has them already."""
-    keys = position_zones(position)
-    extra = sum(state.unread_faces.get(k, 0) for k in keys)
-    if not extra:
-        return None
-    hidden = hidden_zones(state) if hidden is None else hidden
-    if position in hidden or any(k in hidden for k in keys):
-        return None
-    try:
-        return extra + sum(len(state.zone_cards(k)) for k in keys)
-    except ValueError:  # a seat the state does not list
-        return None
-
-
 @dataclass
 class _Excess:
     """The surest view so far of a position holding more cards than a hand (a doubted one waits)."""
@@ -175,7 +157,7 @@ class CardCount(Check):
         if state.unread_faces:
             hidden = hidden_zones(state)
             for p in rnd.positions.values():
-                n = _seen_with_unread(state, p.name, hidden)
+                n = seen_with_unread(state, p.name, hidden)
                 key = (rnd.number, p.name)
                 if n is not None and n > self._with_unread.get(key, 0):
                     self._with_unread[key] = n
