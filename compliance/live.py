@@ -853,15 +853,25 @@ def run_live(
     interrupted = False
     skipped = 0
     drops: list[list[float]] = []  # [lost at, back at (or the latest time seen)] of each drop of the feed
-    old = signal.getsignal(signal.SIGTERM)
+    # Ctrl-C and SIGTERM stop the watch once; any more (``timeout`` signals the process, then its
+    # group, at once) wait while the records close: the summary line and the files' last lines are
+    # written (bounded: the webhook's drain is 3 s at most)
+    stopping = [False]
 
-    def _term(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+    def _stop(signum: int, frame: FrameType | None) -> None:
+        if not stopping[0]:
+            stopping[0] = True
+            raise KeyboardInterrupt
 
+    old: dict[int, Any] = {}
     try:
-        signal.signal(signal.SIGTERM, _term)
-    except ValueError:  # not the main thread
-        old = None
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.getsignal(sig)
+            signal.signal(sig, _stop)
+    except ValueError:  # not the main thread: Python's own handling
+        for was, h in old.items():
+            signal.signal(was, h)
+        old = {}
     live = Live(console=console, auto_refresh=False, transient=False) if view else None
     try:
         if live is not None:
@@ -913,16 +923,19 @@ def run_live(
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if live is not None:
-            live.update(_view(proc, [*recent, *recent_review], source), refresh=True)
-            live.stop()
-        proc.close()
-        writer.close()
-        camera_log.close()
-        if sender is not None:
-            sender.close(drain_timeout=3.0)
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
+        stopping[0] = True  # from here on a signal waits for the records
+        try:
+            if live is not None:
+                live.update(_view(proc, [*recent, *recent_review], source), refresh=True)
+                live.stop()
+            proc.close()
+            writer.close()
+            camera_log.close()
+            if sender is not None:
+                sender.close(drain_timeout=3.0)
+        finally:
+            for was, h in old.items():
+                signal.signal(was, h)
     return LiveSummary(
         source=source,
         frames=proc.frames,

@@ -206,6 +206,44 @@ def test_ctrl_c_keeps_everything_recorded(
     assert lay.table_id == "T1"
 
 
+def test_more_signals_while_the_watch_stops_still_end_with_the_summary(
+    tmp_path: Path, fake_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``timeout -s INT`` signals the process and then its group, at once, and an impatient operator
+    presses Ctrl-C again: the signals after the first wait while ``live`` closes its records, and the
+    summary line is printed (before, a second one ended the process without it, or any line of
+    output buffered: 1 of 4 runs of ``timeout -s INT`` on s01 played at camera pace)."""
+    import os
+    import signal
+
+    write_layout(tmp_path / "layout.yaml")
+    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True, False, True)))
+    real, close = live_mod.stream_frames, live_mod._CameraLog.close
+
+    def interrupted(*a: object, **k: object) -> Iterator[StreamFrame]:
+        for i, fr in enumerate(real(*a, **k)):  # type: ignore[arg-type]
+            if i == 10:  # after the first round's alert, before the third round's
+                try:
+                    os.kill(os.getpid(), signal.SIGINT)  # handled here, on this (the main) thread
+                finally:
+                    os.kill(os.getpid(), signal.SIGINT)  # the group's, as the first unwinds
+            yield fr
+
+    def close_signalled(self: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # and one more while the records close
+        close(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(live_mod, "stream_frames", interrupted)
+    monkeypatch.setattr(live_mod._CameraLog, "close", close_signalled)
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    args = ["live", "x.mp4", "--layout", str(tmp_path / "layout.yaml"), "--alerts", str(tmp_path / "a.jsonl")]
+    r = runner.invoke(app, [*args, "--states", str(tmp_path / "c.states.jsonl"), "--no-view"])
+    assert r.exit_code == 130, r.output
+    assert "stopped" in r.output and "1 alert(s)" in r.output
+    assert [a.round for a in read_alerts(tmp_path / "a.jsonl")] == [1]
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before  # put back
+
+
 def _live_on_states(
     tmp_path: Path, states: list[TableState], factory: MonitorFactory, *, view: bool = True
 ) -> tuple[LiveSummary, str]:
