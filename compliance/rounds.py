@@ -76,7 +76,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -90,6 +90,7 @@ __all__ = [
     "PositionState",
     "RoundState",
     "RoundTracker",
+    "SeenCount",
     "hidden_zones",
     "min_read",
     "position_zones",
@@ -257,6 +258,14 @@ def agreeing_reads(*conf: float | None) -> float | None:
     return 1.0 - math.prod(1.0 - c for c in known)
 
 
+class SeenCount(NamedTuple):
+    """A number of cards seen at a position, from the state at ``t`` (``frame``)."""
+
+    n: int
+    t: float
+    frame: int
+
+
 @dataclass
 class PositionState:
     """One position's hand in the open round, as far as the accepted footage shows it."""
@@ -274,6 +283,12 @@ class PositionState:
     max_total: int = 0  # most cards seen at once at this position
     max_total_event_t: float = 0.0
     max_total_frame: int = 0
+    # most cards seen at once counting the faces the camera found and could not name, in one state
+    # (seen_with_unread), and held so for UNREAD_HOLD_S (RoundTracker._note_unread), each with when
+    # it was first seen (None: never)
+    seen_unread: SeenCount | None = None
+    held_unread: SeenCount | None = None
+    unread_run: SeenCount | None = None  # the count every whole view has shown since its t
     # camera read confidence of the faces in dealt / high / low as accepted (None: sure, or no faces)
     read_conf: tuple[float | None, float | None, float | None] = (None, None, None)
     # each card's confidence in dealt / high / low as accepted, parallel to those (TableState.card_reads)
@@ -446,6 +461,10 @@ def _observed_apart(pos: str, zones: tuple[str, str, str], hidden: set[str], sta
     return a, b, c
 
 
+# How long every whole view of a position must show a count, faces found and not named counted,
+# before the checks doubt a hand by it (PositionState.held_unread; RoundTracker._note_unread).
+UNREAD_HOLD_S = 1.0
+
 _OCCLUSION_ALIASES = {"bet": "chips", "chips": "chips", "deal": "dealt", "dealt": "dealt", "payout": "payout"}
 
 
@@ -474,15 +493,20 @@ def seen_with_unread(state: TableState, position: str, hidden: set[str] | None =
     read (``TableState.unread_faces``), when it shows the position whole: every area in view and read
     (None otherwise, or when it found no such face there: ``max_total`` counts the rest). ``hidden``:
     the state's ``hidden_zones``, when the caller has them already."""
-    keys = position_zones(position)
-    extra = sum(state.unread_faces.get(k, 0) for k in keys)
-    if not extra:
+    if not any(state.unread_faces.get(k, 0) for k in position_zones(position)):
         return None
+    return _whole_count(state, position, hidden)
+
+
+def _whole_count(state: TableState, position: str, hidden: set[str] | None = None) -> int | None:
+    """The cards a state shows at a position, faces not named counted, when it shows it whole (every
+    area in view and read); None otherwise."""
+    keys = position_zones(position)
     hidden = hidden_zones(state) if hidden is None else hidden
     if position in hidden or any(k in hidden for k in keys):
         return None
     try:
-        return extra + sum(len(state.zone_cards(k)) for k in keys)
+        return sum(state.unread_faces.get(k, 0) + len(state.zone_cards(k)) for k in keys)
     except ValueError:  # a seat the state does not list
         return None
 
@@ -592,6 +616,7 @@ class RoundTracker:
         self._mark_hidden(state, hidden)
         events = self._apply(changes, state)
         self._note_carried(state)  # a change is accepted states after it is first shown: noted by then
+        self._note_unread(state, hidden)
         self._mark_hidden(state, hidden)
         self._refresh_reads(seen)
         return events
@@ -610,6 +635,31 @@ class RoundTracker:
                     at = self.current.positions.get(key.partition(".")[0])
                     if at is not None:
                         getattr(at, attr).update(named)
+
+    def _note_unread(self, state: TableState, hidden: set[str]) -> None:
+        """The most cards each position of the open round was seen holding counting the faces found
+        there and not named (``seen_with_unread``), for the checks that doubt a hand by it: in one
+        state (``seen_unread``), and as every view of the position whole showed it for
+        ``UNREAD_HOLD_S`` (``held_unread``; views not whole tell nothing, one naming every face ends
+        it). An unread index is often a passing glimpse (b71-0006: a low hand's third index for
+        0.24 s as the dealer's hand passed)."""
+        if self.current is None:
+            return
+        for p in self.current.positions.values():
+            n = _whole_count(state, p.name, hidden)
+            if n is None:
+                continue  # not seen whole: the count held so far stands
+            if not any(state.unread_faces.get(k, 0) for k in position_zones(p.name)):
+                p.unread_run = None
+                continue
+            if p.seen_unread is None or n > p.seen_unread.n:
+                p.seen_unread = SeenCount(n, state.t, state.frame)
+            run = p.unread_run
+            p.unread_run = run = (
+                SeenCount(n, state.t, state.frame) if run is None else run._replace(n=min(run.n, n))
+            )
+            if state.t - run.t >= UNREAD_HOLD_S and (p.held_unread is None or run.n > p.held_unread.n):
+                p.held_unread = run
 
     def _kept(self, pos: str, t: float) -> tuple[Tokens, Tokens, Tokens]:
         """What a hidden area of a position shows: its accepted content, or the content that this very

@@ -154,7 +154,7 @@ def test_a_shortage_whose_missing_face_the_camera_saw_but_could_not_read_is_no_f
     # a face seen but not read at another position does not fill this one
     t = _with_unread(camera(_short_exposure(stacked=True)), 1, "seat3.high")
     [f] = camera_run(t).of("CARD-COUNT")
-    assert f.seat == 1 and f.status == "review"
+    assert f.seat == 1 and f.status == "review" and "at most 6 cards seen at once" in f.observed
 
 
 def test_an_unread_face_counts_only_where_the_position_is_seen_whole_and_read() -> None:
@@ -170,16 +170,25 @@ def test_an_unread_face_counts_only_where_the_position_is_seen_whole_and_read() 
     assert seen_with_unread(unread, "seat1") is None
 
 
-def test_faces_seen_but_not_read_never_make_an_excess() -> None:
-    t = camera(Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer())
-    t.dealer_set().turn(1).turn(3).collect_all().hold(1)
-    t = camera(t)
-    t.states = [
-        st.model_copy(update={"unread_faces": {"seat1.high": 2}}) if st.seat(1).high else st
-        for st in t.states
-    ]
-    assert any(st.unread_faces for st in t.states)
-    assert camera_run(t).of("CARD-COUNT") == []
+def test_faces_seen_but_not_read_make_an_excess_for_review_only() -> None:
+    """b68-0006 (seed 68, 720p): seat 6 held eight cards, the eighth's two indices read Qs 0.45 and
+    Qc 0.42 and not named: the injected CARD-COUNT was missed outright. An excess counting faces found
+    and not named is a review item when the round closes (an unread index may still be a named card's
+    other corner), never an alert; as many cards as a hand, an unread face counted, is no finding."""
+
+    def run(unread: int, states: int = 10**6) -> tuple[list, set[int]]:
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3).expose_dealer()
+        t = camera(t.dealer_set().turn(1).turn(3).collect_all().hold(1))
+        more = {"unread_faces": {"seat1.high": unread}}
+        at = [i for i, st in enumerate(t.states) if unread and st.seat(1).high][:states]
+        t.states = [st.model_copy(update=more) if i in at else st for i, st in enumerate(t.states)]
+        return camera_run(t).of("CARD-COUNT"), {st.frame for st in t.states if st.unread_faces}
+
+    [f], frames = run(2)
+    assert (f.seat, f.status, f.confidence) == (1, "review", 0.5) and f.frame == min(frames)
+    assert f.observed.startswith("9 cards at seat1 counting faces the camera found there and could not name")
+    assert run(0)[0] == []
+    assert run(2, states=1)[0] == []  # glimpsed in one state (b71-0006: 0.24 s as a hand passed)
 
 
 def _low_too_full() -> Table:

@@ -144,6 +144,14 @@ def test_a_seat_seen_holding_a_card_more_than_it_names_is_settled_for_review() -
         [f] = Run(t).of(CHECK)
         assert (f.seat, f.confidence) == (1, expected) and "left the wager, no payout" in f.observed
         assert ("seen holding 8 cards" in f.observed) == bool(unread)
+        if unread:  # since when (the round tracker keeps it: PositionState.held_unread)
+            assert f"8 cards from t={t.states[faces_up[0]].t:.2f}s" in f.observed
+    # glimpsed in one state only (an index seen as a hand passes: b71-0006): judged as named
+    t = _end_leaving_chips(_exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(3))
+    i = next(i for i, st in enumerate(t.states) if len(st.seat(1).low) == 2 and "BACK" not in st.seat(1).low)
+    t.states[i] = t.states[i].model_copy(update={"unread_faces": {"seat1.low": 1}})
+    [f] = Run(t).of(CHECK)
+    assert f.confidence == 0.9 and "seen holding" not in f.observed
     # a face not named in place of one of the seven (six named and one not): judged as before
     t = _end_leaving_chips(_exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(3))
     for i, st in enumerate(t.states):

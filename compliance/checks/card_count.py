@@ -50,10 +50,18 @@ Camera reads (faces with a read confidence, ``TableState.read_confidence``):
   over the round (a face missed when the hand was turned over is often read when it is moved or
   collected), and the most cards seen at once counting the faces the camera found but could not
   name (``TableState.unread_faces``: an index boxed, its face read too weakly to list; counted only
-  in a state that shows the whole position in view and read, and never towards an excess). Any one
-  showing a full hand: the short view lost a read, not a card, and there is no finding. Else the
-  finding says which views it rests on, with confidence 0.5 (a review item: a face missed in every
-  view is still more likely than a missing card).
+  in a state that shows the whole position in view and read). Any one showing a full hand: the short
+  view lost a read, not a card, and there is no finding. Else the finding says which views it rests
+  on, with confidence 0.5 (a review item: a face missed in every view is still more likely than a
+  missing card).
+* An *excess* seen only counting faces found and not named (the faces named and the backs never more
+  than a hand) is a review item at ``UNREAD_EXCESS`` when the round closes, where every view of the
+  position whole showed it for ``compliance.rounds.UNREAD_HOLD_S`` (``PositionState.held_unread``;
+  b71-0006: a low hand's third index glimpsed for 0.24 s as the dealer's hand passed), on the state that
+  began it: an unread index may still be a named card's other corner or a picture boxed as an index
+  (``vision.pipeline._unread_cards`` drops the ones it can tell), so it is never an alert. b68-0006
+  (seed 68, 720p): seat 6 held eight cards (the injected CARD-COUNT), the eighth's two indices read Qs
+  0.45 and Qc 0.42 and not named: it was missed outright.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from dataclasses import dataclass
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import PositionState, RoundState, hidden_zones, seen_with_unread
+from compliance.rounds import PositionState, RoundState
 from rules.cards import JOKER
 from vision.state import BACK, TableState
 
@@ -71,6 +79,12 @@ __all__ = ["CardCount"]
 # Confidence of a shortage seen only in camera face reads, in every view the footage gave: a face the
 # detector missed in each is still likelier than a missing card (see the docstring), so a review item.
 SHORT_ON_CAMERA = 0.5
+# Confidence of an excess seen only counting faces the camera found and could not name: a review item.
+UNREAD_EXCESS = 0.5
+_UNREAD_WHY = (
+    " counting faces the camera found there and could not name (fewer named or backs at once: the "
+    "excess rests on each unread index being a card of its own)"
+)
 
 
 def _rank(card: str) -> str:
@@ -148,19 +162,10 @@ class CardCount(Check):
         super().__init__(ctx)
         self._short: dict[int, list[_Short]] = {}
         self._excess: dict[tuple[int, str], _Excess] = {}
-        # (round, position) -> the most cards seen at once there counting faces found but not read
-        self._with_unread: dict[tuple[int, str], int] = {}
 
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
         if rnd is None:
             return []
-        if state.unread_faces:
-            hidden = hidden_zones(state)
-            for p in rnd.positions.values():
-                n = seen_with_unread(state, p.name, hidden)
-                key = (rnd.number, p.name)
-                if n is not None and n > self._with_unread.get(key, 0):
-                    self._with_unread[key] = n
         out = []
         for p in rnd.positions.values():
             key = (rnd.number, p.name)
@@ -241,15 +246,20 @@ class CardCount(Check):
                 del self._excess[(number, name)]
                 if not self.reported(number, name):  # the best view of a doubted excess: for review
                     out.append(self._excess_finding(rnd, rnd.positions[name], view))
-        unread = {name: n for (number, name), n in self._with_unread.items() if number == rnd.number}
-        self._with_unread = {k: n for k, n in self._with_unread.items() if k[0] != rnd.number}
+        for p in rnd.positions.values():
+            held = p.held_unread
+            if held is not None and held.n > rnd.hand_size and not self.reported(rnd.number, p.name):
+                # an excess only with faces found and not named: for review (module docstring)
+                view = _Excess(held.n, held.t, held.frame, UNREAD_EXCESS)
+                found = self._excess_finding(rnd, p, view)
+                out.append(found.model_copy(update={"observed": found.observed + _UNREAD_WHY}))
         for s in self._short.pop(rnd.number, []):
             p = rnd.positions[s.position]
             n = s.high + s.low
             if (
                 p.max_total >= rnd.hand_size
                 or len(p.faces_seen) >= rnd.hand_size
-                or unread.get(p.name, 0) >= rnd.hand_size
+                or (p.seen_unread is not None and p.seen_unread.n >= rnd.hand_size)
             ):
                 continue  # the hand was seen whole: the short view lost a face read, not a card
             f = self._split(

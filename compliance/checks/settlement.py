@@ -43,14 +43,15 @@ doubtful settlements there are capped by a duplicate suspected in the round, or 
 misread could change the result (b42-0005: a foul six-card hand whose 0.63 card could unmake the foul;
 b48-0011: a Joker named by its blank corner that, read as a king, would pair the player's king).
 
-A seat seen whole holding more cards than a hand counting the faces the camera found there and could
-not name (``TableState.unread_faces``; ``seen_with_unread``) was not the hand judged: the result of the
-hand as named is a review item at ``OVER_FULL`` at most, saying so. b68-0006 (seed 68, 720p): seat 6
-held eight cards (the injected CARD-COUNT, low 8h 9s Qs), the Qs's two indices read Qs 0.45 and Qc
-0.42 and not named; the hand as named (5 and 2) lost, and the dealer leaving the wager, as the round's
-truth has it, had been a SETTLEMENT alert at 0.78. A face not named never counts towards CARD-COUNT's
-excess (an unread box may be a named card's other corner), so the count may be its own misread: the
-finding is for review, not dropped.
+A seat seen whole holding more cards than a hand counting the faces the camera found there and could not
+name (``TableState.unread_faces``; ``PositionState.held_unread``, a count held for
+``compliance.rounds.UNREAD_HOLD_S``) was not the hand judged: the result of the hand as named is a
+review item at ``OVER_FULL`` at most, saying so. b68-0006 (seed 68, 720p): seat 6 held eight cards (the
+injected CARD-COUNT, low 8h 9s Qs), the Qs's two indices read Qs 0.45 and Qc 0.42 and not named; the
+hand as named (5 and 2) lost, and the dealer leaving the wager, as the round's truth has it, had been a
+SETTLEMENT alert at 0.78. A face not named never counts towards CARD-COUNT's excess (an unread box may
+be a named card's other corner), so the count may be its own misread: the finding is for review, not
+dropped.
 """
 
 from __future__ import annotations
@@ -60,12 +61,11 @@ from typing import NamedTuple
 
 from compliance.checks._base import Check, CheckContext, holds_whatever, setting_of, show
 from compliance.events import CheckId, Event, EventKind, Finding
-from compliance.rounds import PositionState, Reads, RoundState, hidden_zones, min_read, seen_with_unread
+from compliance.rounds import PositionState, Reads, RoundState, min_read
 from rules.paytables import Game
 from rules.settings import Setting, is_foul
 from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
 from rules.sidebets import BetResult, Outcome
-from vision.state import TableState
 
 __all__ = ["Settlement"]
 
@@ -97,8 +97,6 @@ class Settlement(Check):
         policy = FoulPolicy.HOUSE_WAY if ctx.layout.foul_policy == "house-way-reset" else FoulPolicy.LOSE
         self._options = TableOptions(game=Game(ctx.layout.game), foul_policy=policy)
         self._judged: set[tuple[int, str, str]] = set()  # (round, position, action) already judged
-        # (round, position) -> a state's time and its cards there, faces not named counted, over a hand
-        self._over: dict[tuple[int, str], tuple[float, int]] = {}
         self._cache: dict[tuple[tuple[str, ...], ...], BetResult | None] = {}
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
@@ -114,19 +112,8 @@ class Settlement(Check):
             return out
         return []
 
-    def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
-        if rnd is None or not state.unread_faces:
-            return []
-        hidden = hidden_zones(state)
-        for p in rnd.active_seats():
-            n = seen_with_unread(state, p.name, hidden)
-            if n is not None and n > rnd.hand_size and (rnd.number, p.name) not in self._over:
-                self._over[(rnd.number, p.name)] = (state.t, n)
-        return []
-
     def on_close(self, rnd: RoundState) -> list[Finding]:
         self._judged = {k for k in self._judged if k[0] != rnd.number}
-        self._over = {k: v for k, v in self._over.items() if k[0] != rnd.number}
         return []
 
     # --- the judgement -------------------------------------------------------------------------
@@ -162,12 +149,12 @@ class Settlement(Check):
             # and a void round's wagers are all left (seed 002 rule 5.1.1)
             confidence = 1.0 - void.confidence
             observed += f" [the round may be void: FOREIGN-CARD for review at t={void.t:.2f}s]"
-        over = self._over.get((rnd.number, p.name))
-        if over is not None and confidence > OVER_FULL:
+        held = p.held_unread
+        if held is not None and held.n > rnd.hand_size and confidence > OVER_FULL:
             confidence = OVER_FULL
             observed += (
-                f" [seat {p.seat} was seen holding {over[1]} cards at t={over[0]:.2f}s counting faces the "
-                f"camera could not name: the hand judged may not be the whole hand]"
+                f" [seat {p.seat} was seen holding {held.n} cards from t={held.t:.2f}s counting faces the "
+                "camera could not name: the hand judged may not be the whole hand]"
             )
         return [
             self.finding(
