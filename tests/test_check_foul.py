@@ -109,6 +109,41 @@ def test_a_hand_read_a_card_short_that_the_named_card_makes_valid_is_not_a_foul(
     assert Run(t).of(CHECK) == []
 
 
+def test_mbs_3_7_2_a_foul_hand_re_set_with_one_card_read_two_ways_is_still_its_re_set() -> None:
+    """b68-0000 (seed 68, 720p): a foul hand's 3s read Js when it was turned up and 3s in the dealer's
+    house-way re-set. The re-set holds the foul's cards but one, the two odd reads sharing a suit,
+    set otherwise: the dealer's re-set, not another hand (it had been "settled as dealt, never
+    re-set", a false review item)."""
+    t = _turned_a_card_short("seven-card", "Js 7h 5c 3d 2s", "Kc Kd")  # its 9s read Js
+    t.place(1, "Kc Kd 5c 3d 2s", "9s 7h").turn(3).collect_all().hold(1)  # the house way
+    assert Run(t).of(CHECK) == []
+    # re-set otherwise than the house way: judged, saying which card was read two ways
+    t = _turned_a_card_short("seven-card", "Js 7h 5c 3d 2s", "Kc Kd")
+    t.place(1, "Kc Kd 7h 3d 2s", "9s 5c").turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert "not the house way" in f.observed and "Js of the foul hand read 9s in the re-set" in f.observed
+    # the same setting read again, its one card read otherwise, is no re-set: settled as dealt
+    t = _turned_a_card_short("seven-card", "Js 7h 5c 3d 2s", "Kc Kd")
+    t.place(1, "9s 7h 5c 3d 2s", "Kc Kd").turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert "never re-set" in f.observed
+    # nor is a setting whose odd card shares neither rank nor suit (another card, not a misread)
+    t = _turned_a_card_short("seven-card", "Jh 7h 5c 3d 2s", "Kc Kd")
+    t.place(1, "Kc Kd 5c 3d 2s", "9s 7h").turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert "never re-set" in f.observed
+
+
+def test_wsgc_rule5_a_foul_hand_re_set_with_one_card_read_two_ways_is_found() -> None:
+    t = _turned_a_card_short("six-card", "Js 7h 5c 3d 2s", "Kc", policy="loses")  # its 9s read Js
+    t.place(1, "Kc 7h 5c 3d 2s", "9s")
+    at = t.frame - 5
+    t.turn(3).collect_all().hold(1)
+    [f] = Run(t).of(CHECK)
+    assert f.frame == at and "re-set to high Kc 7h 5c 3d 2s / low 9s" in f.observed
+    assert "Js of the foul hand read 9s in the re-set" in f.observed
+
+
 def test_mbs_3_7_2_a_foul_hand_read_a_card_short_then_whole_and_never_re_set_is_a_breach() -> None:
     t = _turned_a_card_short("seven-card", "9s 7h 5c 3d", "Kc Kd")  # its 2s not read at first
     t.place(1, "9s 7h 5c 3d 2s", "Kc Kd")  # then read where it lies: the same setting

@@ -108,8 +108,19 @@ class FoulMishandled(Check):
             ):
                 self._blind.pop(key, None)  # the faces moved: not settled as they were shown
             rec = self._fouls.get(key)
-            if rec is None or s is None or s.cards != rec[0].cards:
+            if rec is None or s is None:
                 return []
+            read = self._read.get(key)
+            if s.cards != rec[0].cards:
+                twin = _reread_reset(rec[0], s)
+                if twin is None:
+                    return []
+                # the foul's cards but one read two ways, set otherwise: the dealer's re-set, the link
+                # resting on both settings' reads
+                read = min_read(read, event.read_confidence)
+                note = f" ({twin[0]} of the foul hand read {twin[1]} in the re-set: one card, read two ways)"
+                if note not in self._doubt_note.get(key, ""):
+                    self._doubt_note[key] = self._doubt_note.get(key, "") + note
             self._fouls[(rnd.number, event.position)] = (rec[0], s, event)
             self._last_read[key] = self._foul_read(rnd, event)[0] if is_foul(s) else event.read_confidence
             if policy == "loses" and setting_key(s) != setting_key(rec[0]) and self.once(rnd, event.position):
@@ -124,8 +135,9 @@ class FoulMishandled(Check):
                         + self._doubt_note.get(key, "")
                         + self._naming(event.position, rnd),
                         # the re-set shows the foul's very cards (checked above): a misread there would
-                        # not, so the finding rests on the foul's reads, not on the re-set's
-                        read=self._read.get((rnd.number, event.position)),
+                        # not, so the finding rests on the foul's reads, not on the re-set's (unless a
+                        # card of it was read otherwise: then on both)
+                        read=read,
                         rests_on=[rnd.positions[event.position]],
                     )
                 ]
@@ -244,6 +256,22 @@ class FoulMishandled(Check):
             for key in [k for k in table if k[0] == rnd.number]:
                 del table[key]
         return []
+
+
+def _reread_reset(foul: Setting, later: Setting) -> tuple[Card, Card] | None:
+    """``(as the foul read it, as the later setting reads it)`` where ``later`` holds ``foul``'s cards
+    but one, the two odd cards sharing a rank or a suit (one card read two ways: b68-0000, a 3s read
+    Js when the foul hand was turned up and 3s in the dealer's re-set), and sets them otherwise than
+    ``foul`` (the same areas but for that card are the same setting read again: not a re-set). None
+    otherwise (the Joker, with no rank or suit to share, is never such a card)."""
+    gone, new = foul.cards - later.cards, later.cards - foul.cards
+    if len(gone) != 1 or len(new) != 1:
+        return None
+    a, b = next(iter(gone)), next(iter(new))
+    if a.is_joker or b.is_joker or (a.rank != b.rank and a.suit != b.suit):
+        return None
+    same_high = {b if c == a else c for c in foul.high} == set(later.high)
+    return None if same_high else (a, b)
 
 
 def _foul_whatever(high: list[str], low: list[str]) -> bool:
