@@ -102,6 +102,31 @@ def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "exactly one of --aruco or --points" in res.output
 
 
+def test_calibrate_says_how_finely_the_camera_shows_the_cards() -> None:
+    """The sample footage's 1920x1080 camera shows the card areas at 1.16-1.24 px per felt mm (a card
+    73-79 px wide: every rendered batch read at 99.5 %); the same view at 1280x720, two thirds of it,
+    under ``MIN_CARD_PX_PER_MM`` (most 720p batches read short, spades as clubs)."""
+    from vision.calibrate import MIN_CARD_PX_PER_MM, card_resolution
+
+    root = Path(__file__).resolve().parent.parent
+    lay = load_layout(root / "sample_footage" / "render-7card.layout.yaml")
+    lo, hi = card_resolution(lay)
+    assert MIN_CARD_PX_PER_MM < 1.15 < lo <= hi < 1.25
+    lo720, hi720 = card_resolution(lay.scaled_to(1280, 720))
+    assert (lo720, hi720) == pytest.approx((lo * 2 / 3, hi * 2 / 3)) and hi720 < MIN_CARD_PX_PER_MM
+
+
+def test_cli_calibrate_warns_of_a_camera_too_coarse_for_the_cards(tmp_path: Path) -> None:
+    lay_in = tmp_path / "in.yaml"
+    make_layout().dump(lay_in)
+    img = tmp_path / "f.png"
+    cv2.imwrite(str(img), np.zeros((600, 800, 3), np.uint8))
+    # the whole 1800 mm felt across 780 px: 0.43 px/mm
+    res = cli_calibrate(img, lay_in, tmp_path / "out.yaml", "--points", "10,20 790,25 780,590 15,580")
+    assert res.exit_code == 0, res.output
+    assert "px per felt mm over the card areas" in res.output and "warning: under 1 px/mm" in res.output
+
+
 def test_a_layout_naming_a_calibrated_view_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
     lay = make_layout().model_copy(update={"reference_view": "gone.view.jpg"})
     lay.dump(tmp_path / "t.yaml")
