@@ -147,6 +147,7 @@ def audit(
     from rich.console import Console
 
     from compliance.audit import run_audit
+    from compliance.reports import coarse_note
 
     console = Console(stderr=True)
     res = run_audit(
@@ -166,6 +167,8 @@ def audit(
         f"batch ({res.findings - res.review} alert(s), {res.review} review item(s)); "
         f"summary: {out / 'summary.html'}"
     )
+    if res.coarse:
+        typer.echo(f"note: {coarse_note(len(res.coarse))}: {', '.join(res.coarse)}")
     if res.interrupted:
         left = res.clips - res.skipped - res.audited
         typer.echo(f"interrupted: {left} clip(s) not audited; run the same command again to audit them")

@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from compliance.events import ClipTruth
 from compliance.live import (
@@ -38,7 +38,15 @@ from compliance.live import (
     stream_frames,
     warm_up,
 )
-from compliance.reports import CLIPS_DIR, ClipReport, atomic_write_text, clip_html, write_summary
+from compliance.reports import (
+    CLIPS_DIR,
+    ClipReport,
+    atomic_write_text,
+    clip_html,
+    coarse_clips,
+    write_summary,
+)
+from vision.calibrate import card_resolution
 from vision.layout import LayoutError, TableLayout, load_layout
 from vision.state import TableState
 
@@ -81,6 +89,7 @@ class AuditResult(BaseModel):
     findings: int  # alerts and review items
     review: int = 0  # of which review items (status "review")
     interrupted: bool = False  # Ctrl-C: what was finished is kept; a re-run resumes
+    coarse: list[str] = Field(default_factory=list)  # BatchSummary.coarse: filmed too coarsely
 
 
 def _clip_stem(p: Path) -> str:
@@ -298,6 +307,9 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         before: TableState | None = None
         for fr in stream_frames(source, layout, states=job.states if job.mode == "states" else None):
             last_frame = fr.state.frame
+            if rep.card_px_per_mm is None and fr.image is not None:
+                h, w = fr.image.shape[:2]
+                rep.card_px_per_mm = card_resolution(layout.scaled_to(w, h, strict=False))
             rep.camera += [c.note for c in camera_changes(before, fr.state)]
             before = fr.state
             proc.feed(fr)
@@ -531,4 +543,5 @@ def run_audit(
         findings=sum(len(r.findings) for r in reports if r.status == "ok"),
         review=sum(a.status == "review" for r in reports if r.status == "ok" for a in r.findings),
         interrupted=interrupted,
+        coarse=coarse_clips(reports),
     )

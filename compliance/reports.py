@@ -71,6 +71,9 @@ class ClipReport(BaseModel):
     rounds: list[RoundRecord] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
     findings: list[Alert] = Field(default_factory=list)  # each finding as an alert, with its evidence
+    # how finely the clip's picture showed the card areas: the fewest and the most pixels per felt mm
+    # (vision.calibrate.card_resolution, the layout scaled to the picture); None: states replayed
+    card_px_per_mm: tuple[float, float] | None = None
     # the camera's own trouble, in order (compliance.live.camera_changes): its view moved or back in
     # place, a live feed lost or back. Findings made while the view has moved are review items.
     camera: list[str] = Field(default_factory=list)
@@ -92,6 +95,31 @@ class BatchSummary(BaseModel):
     unreadable: list[str]
     alerts: int = 0  # findings with status "alert"
     review: int = 0  # findings with status "review" (doubtful: to look at)
+    # clips whose picture showed the card areas under vision.calibrate.MIN_CARD_PX_PER_MM: cards read
+    # short of the per-card targets there, so more findings are review items (``coarse_note``)
+    coarse: list[str] = Field(default_factory=list)
+
+
+def coarse_clips(reports: Sequence[ClipReport]) -> list[str]:
+    """The clips audited whose picture showed the card areas coarser than ``MIN_CARD_PX_PER_MM``."""
+    from vision.calibrate import MIN_CARD_PX_PER_MM
+
+    return [
+        r.clip
+        for r in reports
+        if r.status == "ok" and r.card_px_per_mm is not None and r.card_px_per_mm[0] < MIN_CARD_PX_PER_MM
+    ]
+
+
+def coarse_note(n: int) -> str:
+    """What an auditor is told of ``n`` clips filmed too coarsely for the per-card targets."""
+    from vision.calibrate import MIN_CARD_PX_PER_MM
+
+    return (
+        f"{n} clip(s) show the card areas under {MIN_CARD_PX_PER_MM:g} px per felt mm: their cards are read "
+        "short of the 99.5 % per-card targets (spades as clubs above all: models/MODEL_CARD.md), so more "
+        "of their findings are review items"
+    )
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -255,6 +283,17 @@ def _counts(alerts: Sequence[Alert]) -> str:
     return f"{len(alerts) - n_rev} alert(s), {n_rev} review item(s)"
 
 
+def _resolution_row(rep: ClipReport) -> list[tuple[list[str], str]]:
+    """The clip report's row saying how finely the picture showed the card areas (none for states)."""
+    if rep.card_px_per_mm is None:
+        return []
+    lo, hi = rep.card_px_per_mm
+    text = f"{lo:.2f}-{hi:.2f} px per felt mm"
+    if coarse_clips([rep]):
+        text += " (too coarse for the per-card targets: more findings are review items)"
+    return [(["card areas", _e(text)], "")]
+
+
 def clip_html(rep: ClipReport) -> str:
     """The self-contained HTML report of one clip (its pictures are relative files under evidence/)."""
     parts = [f"<h1>Audit of {_e(rep.clip)}</h1>"]
@@ -272,6 +311,7 @@ def clip_html(rep: ClipReport) -> str:
                 (["footage", f"{timecode(rep.footage_s)} ({rep.states_seen} state changes)"], ""),
                 (["rounds", str(len(rep.rounds))], ""),
                 (["findings", f"{len(rep.findings)}: {_counts(rep.findings)}"], ""),
+                *_resolution_row(rep),
             ],
         )
     )
@@ -378,6 +418,9 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
             ],
         ),
     ]
+    coarse = coarse_clips(reports)
+    if coarse:
+        parts.append(f"<p class=fail>{_e(coarse_note(len(coarse)))}: {_e(', '.join(coarse))}</p>")
     if checks or doubts:
         parts.append(
             "<h2>Findings by check</h2>"
@@ -543,6 +586,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         unreadable=list(errors),
         alerts=sum(a.status == "alert" for r in ok for a in r.findings),
         review=sum(a.status == "review" for r in ok for a in r.findings),
+        coarse=coarse_clips(reports),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
     return reports, errors

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 import compliance.audit as audit_mod
 from compliance.cli import app
 from compliance.reports import ClipReport, load_clip_reports
-from vision.layout import TableLayout
+from vision.calibrate import MIN_CARD_PX_PER_MM, card_resolution
+from vision.layout import TableLayout, load_layout
 
 runner = CliRunner()
 
@@ -191,6 +192,24 @@ def test_vision_mode_runs_the_pipeline_on_each_video(
     assert not res.failed and seen == [str(src / "v.mp4")]
     (rep,) = load_clip_reports(tmp_path / "o")[0]
     assert rep.mode == "vision" and len(rep.findings) == 1
+    # how finely the picture showed the cards: the layout scaled to this 320x160 picture, far too coarse
+    lay = load_layout(rep.layout)
+    assert rep.card_px_per_mm == pytest.approx(card_resolution(lay.scaled_to(320, 160, strict=False)))
+    assert rep.card_px_per_mm[1] < MIN_CARD_PX_PER_MM and res.coarse == ["v"]
+    page = (tmp_path / "o" / "clips" / "v" / "report.html").read_text()
+    assert "px per felt mm" in page and "too coarse for the per-card targets" in page
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert (
+        summary["coarse"] == ["v"]
+        and "under 1 px per felt mm" in (tmp_path / "o" / "summary.html").read_text()
+    )
+    # states replayed tell nothing of the camera
+    audit_mod.run_audit([src], tmp_path / "s", states=True, progress=False)
+    (rep,) = load_clip_reports(tmp_path / "s")[0]
+    assert (
+        rep.card_px_per_mm is None
+        and json.loads((tmp_path / "s" / "summary.json").read_text())["coarse"] == []
+    )
 
 
 def test_no_clips_is_an_error(tmp_path: Path) -> None:

@@ -138,8 +138,6 @@ def card_resolution(layout: TableLayout) -> tuple[float, float]:
     """The fewest and the most image pixels per felt millimetre at the centres of the card areas (each
     seat's high and low hand, the dealer's hand, high and low), the coarser of the two directions at
     each: how finely the camera shows a card's index there."""
-    from vision.layout import Point
-
     areas = [z for s in layout.seats for z in (s.high, s.low)]
     areas += [layout.dealer.hand, layout.dealer.high, layout.dealer.low]
     scales = []
