@@ -46,9 +46,9 @@ from compliance.reports import (
     coarse_clips,
     write_summary,
 )
-from vision.calibrate import card_resolution
 from vision.layout import LayoutError, TableLayout, load_layout
 from vision.state import TableState
+from vision.zones import card_resolution
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -72,7 +72,7 @@ class ClipReport(BaseModel):
     events: list[Event] = Field(default_factory=list)
     findings: list[Alert] = Field(default_factory=list)  # each finding as an alert, with its evidence
     # how finely the clip's picture showed the card areas: the fewest and the most pixels per felt mm
-    # (vision.calibrate.card_resolution, the layout scaled to the picture); None: states replayed
+    # (vision.zones.card_resolution, the layout scaled to the picture); None: states replayed
     card_px_per_mm: tuple[float, float] | None = None
     # the camera's own trouble, in order (compliance.live.camera_changes): its view moved or back in
     # place, a live feed lost or back. Findings made while the view has moved are review items.
@@ -95,30 +95,30 @@ class BatchSummary(BaseModel):
     unreadable: list[str]
     alerts: int = 0  # findings with status "alert"
     review: int = 0  # findings with status "review" (doubtful: to look at)
-    # clips whose picture showed the card areas under vision.calibrate.MIN_CARD_PX_PER_MM: cards read
+    # clips whose picture showed the card areas under vision.zones.COARSE_CAMERA_PX_PER_MM: cards read
     # short of the per-card targets there, so more findings are review items (``coarse_note``)
     coarse: list[str] = Field(default_factory=list)
 
 
 def coarse_clips(reports: Sequence[ClipReport]) -> list[str]:
-    """The clips audited whose picture showed the card areas coarser than ``MIN_CARD_PX_PER_MM``."""
-    from vision.calibrate import MIN_CARD_PX_PER_MM
+    """The clips audited whose picture showed the card areas coarser than ``COARSE_CAMERA_PX_PER_MM``."""
+    from vision.zones import COARSE_CAMERA_PX_PER_MM
 
     return [
         r.clip
         for r in reports
-        if r.status == "ok" and r.card_px_per_mm is not None and r.card_px_per_mm[0] < MIN_CARD_PX_PER_MM
+        if r.status == "ok" and r.card_px_per_mm is not None and r.card_px_per_mm[0] < COARSE_CAMERA_PX_PER_MM
     ]
 
 
 def coarse_note(n: int) -> str:
     """What an auditor is told of ``n`` clips filmed too coarsely for the per-card targets."""
-    from vision.calibrate import MIN_CARD_PX_PER_MM
+    from vision.zones import COARSE_CAMERA_PX_PER_MM
 
     return (
-        f"{n} clip(s) show the card areas under {MIN_CARD_PX_PER_MM:g} px per felt mm: their cards are read "
-        "short of the 99.5 % per-card targets (spades as clubs above all: models/MODEL_CARD.md), so more "
-        "of their findings are review items"
+        f"{n} clip(s) show the card areas under {COARSE_CAMERA_PX_PER_MM:g} px per felt mm: their cards "
+        "are read short of the 99.5 % per-card targets (spades as clubs above all: models/MODEL_CARD.md), "
+        "so more of their findings are review items"
     )
 
 

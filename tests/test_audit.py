@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 import compliance.audit as audit_mod
 from compliance.cli import app
 from compliance.reports import ClipReport, load_clip_reports
-from vision.calibrate import MIN_CARD_PX_PER_MM, card_resolution
 from vision.layout import TableLayout, load_layout
+from vision.zones import COARSE_CAMERA_PX_PER_MM, card_resolution
 
 runner = CliRunner()
 
@@ -195,7 +195,7 @@ def test_vision_mode_runs_the_pipeline_on_each_video(
     # how finely the picture showed the cards: the layout scaled to this 320x160 picture, far too coarse
     lay = load_layout(rep.layout)
     assert rep.card_px_per_mm == pytest.approx(card_resolution(lay.scaled_to(320, 160, strict=False)))
-    assert rep.card_px_per_mm[1] < MIN_CARD_PX_PER_MM and res.coarse == ["v"]
+    assert rep.card_px_per_mm[1] < COARSE_CAMERA_PX_PER_MM and res.coarse == ["v"]
     page = (tmp_path / "o" / "clips" / "v" / "report.html").read_text()
     assert "px per felt mm" in page and "too coarse for the per-card targets" in page
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())

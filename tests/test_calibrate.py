@@ -103,17 +103,17 @@ def test_cli_calibrate_with_points_writes_the_layout(tmp_path: Path) -> None:
 
 
 def test_calibrate_says_how_finely_the_camera_shows_the_cards() -> None:
-    """The sample footage's 1920x1080 camera shows the card areas at 1.16-1.24 px per felt mm (a card
-    73-79 px wide: every rendered batch read at 99.5 %); the same view at 1280x720, two thirds of it,
-    under ``MIN_CARD_PX_PER_MM`` (most 720p batches read short, spades as clubs)."""
-    from vision.calibrate import MIN_CARD_PX_PER_MM, card_resolution
+    """The sample footage's 1920x1080 camera shows the card regions at 1.20-1.24 px per felt mm (a card
+    76-79 px wide: every rendered batch read at 99.5 %); the same view at 1280x720, two thirds of it,
+    under ``COARSE_CAMERA_PX_PER_MM`` (most 720p batches read short, spades as clubs)."""
+    from vision.zones import COARSE_CAMERA_PX_PER_MM, card_resolution
 
     root = Path(__file__).resolve().parent.parent
     lay = load_layout(root / "sample_footage" / "render-7card.layout.yaml")
     lo, hi = card_resolution(lay)
-    assert MIN_CARD_PX_PER_MM < 1.15 < lo <= hi < 1.25
+    assert COARSE_CAMERA_PX_PER_MM < 1.19 < lo <= hi < 1.25
     lo720, hi720 = card_resolution(lay.scaled_to(1280, 720))
-    assert (lo720, hi720) == pytest.approx((lo * 2 / 3, hi * 2 / 3)) and hi720 < MIN_CARD_PX_PER_MM
+    assert (lo720, hi720) == pytest.approx((lo * 2 / 3, hi * 2 / 3)) and hi720 < COARSE_CAMERA_PX_PER_MM
 
 
 def test_cli_calibrate_warns_of_a_camera_too_coarse_for_the_cards(tmp_path: Path) -> None:

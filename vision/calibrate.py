@@ -31,22 +31,13 @@ LensFit = Literal["none", "k1", "k1k2"]
 # and each lens term is one more unknown (with no point to spare, any points fit: nothing is checked)
 MIN_POINTS: dict[str, int] = {"none": 4, "k1": 5, "k1k2": 6}
 
-# Image pixels per felt millimetre over the card areas (``card_resolution``) under which the detector
-# is known to read short of its per-card targets. Measured on rendered footage (models/MODEL_CARD.md):
-# the 1920x1080 camera (1.16-1.24 px/mm, a card 73-79 px wide) meets 99.5 % precision and recall on
-# every batch; the 1280x720 one (0.77-0.83 px/mm, a card 49-53 px wide, an index's suit a few pixels
-# across) falls short on most, spades read as clubs above all.
-MIN_CARD_PX_PER_MM = 1.0
-
 __all__ = [
-    "MIN_CARD_PX_PER_MM",
     "MIN_POINTS",
     "CalibrationError",
     "LensFit",
     "calibrate_file",
     "calibrate_to",
     "calibrated_view",
-    "card_resolution",
     "find_markers",
     "parse_points",
     "residuals_px",
@@ -132,21 +123,6 @@ def residuals_px(layout: TableLayout) -> np.ndarray:
     """How far (pixels) each reference point's image side lies from where the layout puts its table
     side: 0 for four points and no lens (they define the map); with more, the calibration's error."""
     return np.asarray(np.hypot(*_offsets(layout).T))
-
-
-def card_resolution(layout: TableLayout) -> tuple[float, float]:
-    """The fewest and the most image pixels per felt millimetre at the centres of the card areas (each
-    seat's high and low hand, the dealer's hand, high and low), the coarser of the two directions at
-    each: how finely the camera shows a card's index there."""
-    areas = [z for s in layout.seats for z in (s.high, s.low)]
-    areas += [layout.dealer.hand, layout.dealer.high, layout.dealer.low]
-    scales = []
-    for poly in areas:
-        x = sum(p.x for p in poly) / len(poly)
-        y = sum(p.y for p in poly) / len(poly)
-        at = layout.to_image([Point(x=x, y=y), Point(x=x + 1.0, y=y), Point(x=x, y=y + 1.0)])
-        scales.append(min(float(np.hypot(*(at[1] - at[0]))), float(np.hypot(*(at[2] - at[0])))))
-    return min(scales), max(scales)
 
 
 def _offsets(layout: TableLayout) -> np.ndarray:

@@ -145,17 +145,11 @@ def register(app: typer.Typer) -> None:
         distortion, with --lens); print how far each point lies from where the layout now puts it."""
         import numpy as np
 
-        from vision.calibrate import (
-            MIN_CARD_PX_PER_MM,
-            MIN_POINTS,
-            CalibrationError,
-            calibrate_to,
-            card_resolution,
-            residuals_px,
-        )
+        from vision.calibrate import MIN_POINTS, CalibrationError, calibrate_to, residuals_px
         from vision.card_body import CARD_MM
         from vision.layout import LayoutError, load_layout
         from vision.sources import SourceError
+        from vision.zones import COARSE_CAMERA_PX_PER_MM, card_resolution
 
         if lens not in MIN_POINTS:
             print(f"error: --lens {lens!r}: expected one of {', '.join(MIN_POINTS)}", file=sys.stderr)
@@ -188,12 +182,12 @@ def register(app: typer.Typer) -> None:
         lo, hi = card_resolution(new)
         wide = f"a card {lo * CARD_MM[0]:.0f}-{hi * CARD_MM[0]:.0f} px wide"
         print(f"cards: {lo:.2f}-{hi:.2f} px per felt mm over the card areas ({wide})")
-        if lo < MIN_CARD_PX_PER_MM:
+        if lo < COARSE_CAMERA_PX_PER_MM:
             print(
-                f"warning: under {MIN_CARD_PX_PER_MM:g} px/mm a card's index shows its suit a few pixels "
-                "across: rendered footage this coarse (1280x720, 0.77-0.83 px/mm) is read short of the "
-                "99.5 % per-card targets, spades as clubs above all (models/MODEL_CARD.md); a camera "
-                "nearer the felt, or of more pixels, reads surer"
+                f"warning: under {COARSE_CAMERA_PX_PER_MM:g} px/mm a card's index shows its suit a few "
+                "pixels across: rendered footage this coarse (1280x720, 0.80-0.83 px/mm) is read short "
+                "of the 99.5 % per-card targets, spades as clubs above all (models/MODEL_CARD.md); a "
+                "camera nearer the felt, or of more pixels, reads surer"
             )
         print(f"wrote {out} and the calibrated view {new.reference_view} beside it")
 

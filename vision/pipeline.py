@@ -93,7 +93,7 @@ from vision.layout import IVerifySlots, LayoutError, TableLayout
 from vision.sources import iter_frames
 from vision.state import BACK, UNREAD, TableState
 from vision.tracking import IVerifyReading, TableTracker
-from vision.zones import Region, build_regions
+from vision.zones import COARSE_CAMERA_PX_PER_MM, Region, build_regions
 
 __all__ = [
     "CARD_PX_PER_MM",
@@ -280,12 +280,6 @@ def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> fl
 def iverify_zoom(region_px_per_mm: float, card_px_per_mm: float | None) -> float:
     """How much the i-Verify panel's card row is enlarged for the detector (never shrunk)."""
     return max(1.0, (card_px_per_mm or region_px_per_mm) / region_px_per_mm)
-
-
-# a camera showing the card regions at fewer pixels per mm than this (before they are enlarged to
-# ``CARD_PX_PER_MM`` for the detector) is coarse: a 1280x720 view of the felt shows 0.80-0.83 px/mm
-# there, the sample's 1920x1080 1.20-1.24
-COARSE_CAMERA_PX_PER_MM = 1.0
 
 
 # a file's frames are decoded up to this many ahead, on another core, while the pipeline analyses, and
