@@ -769,6 +769,21 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
     return Group(head, grid, *tables)
 
 
+def _coarse_camera_note(layout: TableLayout, size: tuple[int, int]) -> str:
+    """What the watch says of a picture of ``size`` (width, height) that shows the card areas too
+    coarsely for the per-card targets (``vision.zones.COARSE_CAMERA_PX_PER_MM``); empty otherwise."""
+    from vision.zones import COARSE_CAMERA_PX_PER_MM, card_resolution
+
+    lo, hi = card_resolution(layout.scaled_to(*size, strict=False))
+    if lo >= COARSE_CAMERA_PX_PER_MM:
+        return ""
+    return (
+        f"the {size[0]}x{size[1]} picture shows the card areas at {lo:.2f}-{hi:.2f} px per felt mm, under "
+        f"{COARSE_CAMERA_PX_PER_MM:g}: cards are read short of the per-card targets (spades as clubs above "
+        "all), so more findings are review items"
+    )
+
+
 def run_live(
     source: str,
     layout: TableLayout,
@@ -885,7 +900,13 @@ def run_live(
             )
         feed_lost = False
         last_camera: TableState | None = None
+        size: tuple[int, int] | None = None
         for fr in frames:
+            if fr.image is not None and fr.image.shape[1::-1] != size:
+                size = fr.image.shape[1::-1]
+                note = _coarse_camera_note(layout, size)
+                if note:
+                    console.print(f"[yellow]{source}: {note}[/]")
             if not fr.heartbeat:
                 for change in camera_changes(last_camera, fr.state):
                     rec = camera_log.add(change, fr.state, fr.image)  # on disk before it is shown

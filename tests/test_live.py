@@ -691,3 +691,14 @@ def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path:
     assert np.abs(frame[5:15, 5:15] - 90).max() < 12  # elsewhere the frame as it was
     on_disk = CameraEvent.model_validate_json((tmp_path / "a.camera.jsonl").read_text())
     assert on_disk == rec
+
+
+def test_live_says_when_the_picture_shows_the_cards_too_coarsely() -> None:
+    """The sample's layout on its own 1920x1080 picture: nothing said; on a 1280x720 copy of that view
+    (a sub-stream), the card areas at 0.80-0.83 px per felt mm: said once, at the first frame."""
+    from vision.layout import load_layout
+
+    lay = load_layout(Path(__file__).resolve().parent.parent / "sample_footage" / "render-7card.layout.yaml")
+    assert live_mod._coarse_camera_note(lay, (1920, 1080)) == ""
+    note = live_mod._coarse_camera_note(lay, (1280, 720))
+    assert "1280x720 picture shows the card areas at 0.80-0.83 px per felt mm, under 1" in note
