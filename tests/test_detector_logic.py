@@ -164,6 +164,30 @@ def test_a_court_cards_picture_read_as_its_face_beside_its_index_is_still_that_o
     assert merged.labels == ["Qh"] and merged.xyxy.tolist() == [[490, 234, 589, 370]]
 
 
+def test_a_cards_two_corners_with_a_pip_read_as_an_index_between_them_are_one_card() -> None:
+    """b74-0007 (seed 74, 1440x810): a lone 9c's two corners read 9c (0.64, 0.74) and, amid its clubs,
+    a Jk at 0.42: the Jk between them kept the corners two cards, and the low hand read 9c 9c Jk
+    (a false CARD-COUNT alert). Two reads of one face at a card's opposite corners are that card;
+    what lies inside it is its own body, taken into it. Two of one face with another card's index
+    between them in a row (a spread) stay two."""
+    from vision.pipeline import merge_card_indices
+
+    nine, jk = parse_card("9c").code, 52
+    card = [(0, 0, 15, 34, nine, 0.64), (87, 108, 102, 142, nine, 0.74), (40, 55, 58, 85, jk, 0.42)]
+    merged = merge_card_indices(_dets(card), 1.6)
+    assert merged.labels == ["9c"] and merged.xyxy.tolist() == [[0, 0, 102, 142]]
+    # the same card lying sideways in the crop
+    sideways = [(0, 0, 34, 15, nine, 0.64), (108, 87, 142, 102, nine, 0.74), (55, 40, 85, 58, jk, 0.42)]
+    assert merge_card_indices(_dets(sideways), 1.6).labels == ["9c"]
+    # a sure read between is another card's index (b72-0011: a hand's two 6h, an injected duplicate,
+    # a 9h read between them): the two stay two
+    sure = [*card[:2], (40, 55, 58, 85, parse_card("9h").code, 0.8)]
+    assert sorted(merge_card_indices(_dets(sure), 1.6).labels) == ["9c", "9c", "9h"]
+    # a row: 9c, Kd, 9c fanned (each 20 px along): two nines with a card between
+    row = [(0, 0, 15, 34, nine, 0.9), (20, 0, 35, 34, parse_card("Kd").code, 0.9), (40, 0, 55, 34, nine, 0.9)]
+    assert sorted(merge_card_indices(_dets(row), 1.6).labels) == ["9c", "9c", "Kd"]
+
+
 def test_a_four_corner_cards_other_corner_read_as_another_face_does_not_split_it() -> None:
     """dondorf's 2s: top-left and bottom-right read 2s, the top-right 2c. The 2c lies inside the
     union of the 2s pair, at its corner (the card's own index), so the pair is still one card."""

@@ -743,6 +743,11 @@ def _apart_now(apart: Sequence[str], shown: Sequence[Hashable]) -> list[str]:
     return out
 
 
+# A face read under this lying inside one card, between two reads of one face at its opposite corners,
+# is taken for that card's own body (a pip or a picture boxed as an index): ``merge_card_indices``.
+_PIP_READ = 0.5
+
+
 def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -> Detections:
     """One detection per card where the detector found more than two indices of it.
 
@@ -765,6 +770,8 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     if len(dets) < 2 or len(np.unique(dets.class_id[faces])) == int(faces.sum()):
         return dets
     short, long_ = (slack * px_per_mm * m for m in CARD_MM)
+    cw, ch = (px_per_mm * m for m in CARD_MM)
+    joined = False
     keep = np.ones(len(dets), bool)
     xyxy = dets.xyxy.copy()
     conf = dets.confidence.copy()
@@ -772,6 +779,7 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
         idx = [int(i) for i in np.flatnonzero(dets.class_id == c)]
         idx.sort(key=lambda i: -float(conf[i]))
         others = dets.xyxy[faces & (dets.class_id != c)]
+        sure = dets.xyxy[faces & (dets.class_id != c) & (dets.confidence >= _PIP_READ)]
         for i in idx:
             if not keep[i]:
                 continue
@@ -780,16 +788,27 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
                     continue
                 box = union_box(xyxy[i], xyxy[j])
                 w, h = sorted((float(box[2] - box[0]), float(box[3] - box[1])))
+                # two reads of one face at a card's opposite corners with only weak reads between
+                # them are that card: a read under _PIP_READ inside one card, away from its corners,
+                # is its own body (b74-0007's 9c, a Jk read at 0.42 amid its clubs, had been two 9c
+                # and a Jk, a false CARD-COUNT alert); ``_join_inner_reads`` then takes it into the
+                # card. A sure read between stays another card's (b72-0011: a hand's two 6h, an
+                # injected duplicate, a 9h read between them)
+                corner_to_corner = (_one_card(box, cw, ch) or _one_card(box[[1, 0, 3, 2]], cw, ch)) and not (
+                    card_between(xyxy[i], xyxy[j], sure)
+                )
                 if (
                     w <= short
                     and h <= long_
-                    and not card_between(xyxy[i], xyxy[j], others)
+                    and (corner_to_corner or not card_between(xyxy[i], xyxy[j], others))
                     and not spread_neighbours(np.stack([xyxy[i], xyxy[j]]), px_per_mm)
                 ):
+                    joined |= bool(corner_to_corner)
                     xyxy[i] = box
                     conf[i] = max(conf[i], conf[j])
                     keep[j] = False
-    return Detections(xyxy[keep], dets.class_id[keep], conf[keep])
+    out = Detections(xyxy[keep], dets.class_id[keep], conf[keep])
+    return _join_inner_reads(out, px_per_mm) if joined else out
 
 
 def _area(b: np.ndarray) -> float:
