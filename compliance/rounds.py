@@ -646,10 +646,13 @@ class RoundTracker:
         if self.current is None:
             return
         for p in self.current.positions.values():
+            unread = any(state.unread_faces.get(k, 0) for k in position_zones(p.name))
+            if not unread and p.unread_run is None:
+                continue  # nothing to count and no count to end (most states: no whole count taken)
             n = _whole_count(state, p.name, hidden)
             if n is None:
                 continue  # not seen whole: the count held so far stands
-            if not any(state.unread_faces.get(k, 0) for k in position_zones(p.name)):
+            if not unread:
                 p.unread_run = None
                 continue
             if p.seen_unread is None or n > p.seen_unread.n:

@@ -93,7 +93,7 @@ from vision.layout import IVerifySlots, LayoutError, TableLayout
 from vision.sources import iter_frames
 from vision.state import BACK, UNREAD, TableState
 from vision.tracking import IVerifyReading, TableTracker
-from vision.zones import COARSE_CAMERA_PX_PER_MM, Region, build_regions
+from vision.zones import COARSE_CAMERA_PX_PER_MM, Region, build_regions, card_scales
 
 __all__ = [
     "CARD_PX_PER_MM",
@@ -303,7 +303,7 @@ _PANEL_OFF_PX = 6.0
 def coarse_camera(layout: TableLayout) -> bool:
     """Whether the layout's camera is coarse (``COARSE_CAMERA_PX_PER_MM``): its card regions' own
     resolution, the median over them, is below it."""
-    own = [r.px_per_mm for r in build_regions(layout) if r.kind == "cards"]
+    own = card_scales(layout)
     return bool(own) and float(np.median(own)) < COARSE_CAMERA_PX_PER_MM
 
 
@@ -778,8 +778,9 @@ def merge_card_indices(dets: Detections, px_per_mm: float, slack: float = 1.1) -
     for c in np.unique(dets.class_id[faces]):
         idx = [int(i) for i in np.flatnonzero(dets.class_id == c)]
         idx.sort(key=lambda i: -float(conf[i]))
-        others = dets.xyxy[faces & (dets.class_id != c)]
-        sure = dets.xyxy[faces & (dets.class_id != c) & (dets.confidence >= _PIP_READ)]
+        other = faces & (dets.class_id != c)
+        others = dets.xyxy[other]
+        sure = dets.xyxy[other & (dets.confidence >= _PIP_READ)]
         for i in idx:
             if not keep[i]:
                 continue

@@ -30,6 +30,7 @@ __all__ = [
     "Zone",
     "build_regions",
     "card_resolution",
+    "card_scales",
     "local_scale",
 ]
 
@@ -332,8 +333,13 @@ def build_regions(
     return out
 
 
+def card_scales(layout: TableLayout) -> list[float]:
+    """Image pixels per felt millimetre over each card region (each seat's hands, the dealer's): the
+    camera's own resolution there (``Region.px_per_mm``)."""
+    return [r.px_per_mm for r in build_regions(layout) if r.kind == "cards"]
+
+
 def card_resolution(layout: TableLayout) -> tuple[float, float]:
-    """The fewest and the most image pixels per felt millimetre over the card regions (each seat's
-    hands, the dealer's): the camera's own resolution there (``Region.px_per_mm``)."""
-    own = [r.px_per_mm for r in build_regions(layout) if r.kind == "cards"]
+    """The fewest and the most of ``card_scales``: how finely the camera shows the card areas."""
+    own = card_scales(layout)
     return min(own), max(own)
