@@ -25,6 +25,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,10 +58,15 @@ def main() -> int:
         default=0,
         help="threads a still's tiles are read on, as `detect --workers` (0, the default: one per CPU core)",
     )
-    ap.add_argument("--save", type=Path, default=None, help="also write each still here (jpg)")
+    ap.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="also write each still here with its labels, as a labelled photo set `paigow-monitor "
+        "eval-photos` reads (DIR/images/*.png, DIR/labels/*.txt: YOLO boxes of each index and back "
+        "labelled; DIR/data.yaml)",
+    )
     args = ap.parse_args()
-
-    import cv2
 
     from render.artwork import HELD_OUT_DECKS
     from render.training import render_scene
@@ -68,10 +74,9 @@ def main() -> int:
         STILL_FINE_ROTATIONS,
         STILL_ROTATIONS,
         load_detector,
-        pyramid_scales,
         still_workers,
-        white_balanced,
     )
+    from vision.photos import write_labelled_photo
     from vision.training import _match_image
 
     decks = args.decks.split(",") if args.decks else list(HELD_OUT_DECKS)
@@ -87,8 +92,6 @@ def main() -> int:
         stills=True,
         tile_workers=args.workers or still_workers(),
     )
-    if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
     # [tp, fp, fn] of faces, by deck and by angle
     by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     by_angle: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -100,10 +103,9 @@ def main() -> int:
                 rng = np.random.default_rng([args.seed, di, ai, k])
                 img, scene = render_scene(rng, deck, 640, 480, [deck], angle=math.radians(deg))
                 if args.save:
-                    cv2.imwrite(str(args.save / f"{deck}_{deg:g}_{k}.jpg"), img)
-                det.scales = tuple(pyramid_scales(img.shape[1], img.shape[0], det.imgsz))
+                    write_labelled_photo(args.save, f"{deck}_{deg:g}_{k}", img, _labels(scene))
                 t0 = time.perf_counter()
-                found = det.detect(white_balanced(img) if args.white_balance else img)
+                found = det.read_still(img, white_balance=args.white_balance)
                 spent.append(time.perf_counter() - t0)
                 m = _match_image(found, scene)
                 row = [sum(v for c, v in m[key].items() if c < 53) for key in ("tp", "fp", "fn")]
@@ -144,6 +146,18 @@ def main() -> int:
         f"thread(s) of {os.cpu_count()} CPU(s) (the machine may vary)"
     )
     return 0
+
+
+def _labels(scene: Any) -> list[Any]:
+    """A rendered still's labels as a photo set's (``vision.photos``): each labelled index and back
+    box, normalised to the still (its cards too covered to be labelled are not)."""
+    from vision.photos import PhotoLabel
+
+    w, h = scene.width, scene.height
+    return [
+        PhotoLabel(card=o.card, boxes=[(o.xyxy[0] / w, o.xyxy[1] / h, o.xyxy[2] / w, o.xyxy[3] / h)])
+        for o in scene.objects
+    ]
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The card detector's commands: ``detect``, ``export-training``, ``export-table-training``,
+"""The card detector's commands: ``detect``, ``eval-photos``, ``export-training``, ``export-table-training``,
 ``export-synthetic-indices``, ``train-detector``, ``eval-detector``.
 
 Thin typer commands; each hands over to one function. Heavy imports stay inside the commands.
@@ -8,57 +8,60 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from vision.detector import OnnxCardDetector
 
 __all__ = ["register"]
 
 
-def detect(
-    images: Annotated[list[Path], typer.Argument(help="still images (any format OpenCV reads)")],
-    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object per image")] = False,
-    conf: Annotated[float, typer.Option(help="minimum confidence of a detection")] = 0.3,
-    models: Annotated[
-        Path | None,
-        typer.Option(
-            help="folder with card_det.onnx and card_cls.onnx (and card_det_still.onnx, the stills' stage 1, "
-            "read in card_det.onnx's place where there)"
-        ),
-    ] = None,
-    raw: Annotated[bool, typer.Option(help="list every index found, without merging a card's two")] = False,
-    scales: Annotated[
-        str,
-        typer.Option(
-            help="'auto': an image pyramid, since a still's card size is unknown (smallest scale first, "
-            "none larger than its cards' indices can be read at); or the scales to read the image at, "
-            "like '1' or '0.5,1,2' (1 = as it is)"
-        ),
-    ] = "auto",
-    rotations: Annotated[
-        str,
-        typer.Option(
-            help="degrees to read each image turned by, for cards lying at any angle: 'auto' = every "
-            "45 degrees at every scale, then the 8 turns between at the scale those chose (a median 1.4 s "
-            "for a 640x480 photo on this 2-core machine); '0' = only as it lies (cards near upright or "
-            "upside down); or a list like '0,90,180,270' (each at every scale)"
-        ),
-    ] = "auto",
-    white_balance: Annotated[
-        bool,
-        typer.Option(
-            help="take a photo's colour cast out first (its brightest pixels, the cards' paper, made grey)"
-        ),
-    ] = True,
-    workers: Annotated[
-        int,
-        typer.Option(min=0, help="threads the detector reads a still's tiles on (0: one per CPU core)"),
-    ] = 0,
-) -> None:
-    """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
-    import cv2
+# the options of reading a still, shared by ``detect`` and ``eval-photos``
+_Conf = Annotated[float, typer.Option(help="minimum confidence of a detection")]
+_Models = Annotated[
+    Path | None,
+    typer.Option(
+        help="folder with card_det.onnx and card_cls.onnx (and card_det_still.onnx, the stills' stage 1, "
+        "read in card_det.onnx's place where there)"
+    ),
+]
+_Scales = Annotated[
+    str,
+    typer.Option(
+        help="'auto': an image pyramid, since a still's card size is unknown (smallest scale first, "
+        "none larger than its cards' indices can be read at); or the scales to read the image at, "
+        "like '1' or '0.5,1,2' (1 = as it is)"
+    ),
+]
+_Rotations = Annotated[
+    str,
+    typer.Option(
+        help="degrees to read each image turned by, for cards lying at any angle: 'auto' = every "
+        "45 degrees at every scale, then the 8 turns between at the scale those chose (a median 1.4 s "
+        "for a 640x480 photo on this 2-core machine); '0' = only as it lies (cards near upright or "
+        "upside down); or a list like '0,90,180,270' (each at every scale)"
+    ),
+]
+_WhiteBalance = Annotated[
+    bool,
+    typer.Option(
+        help="take a photo's colour cast out first (its brightest pixels, the cards' paper, made grey)"
+    ),
+]
+_Workers = Annotated[
+    int,
+    typer.Option(min=0, help="threads the detector reads a still's tiles on (0: one per CPU core)"),
+]
 
-    from vision.detector import load_detector, pyramid_scales, still_workers, white_balanced
+
+def _still_detector(
+    models: Path | None, conf: float, scales: str, rotations: str, workers: int
+) -> tuple[OnnxCardDetector, list[float] | None]:
+    """The detector as ``detect`` reads stills with these options, and the fixed scales (None: each
+    still's own pyramid). A bad option is a ``typer.BadParameter``; no model, exit 1."""
+    from vision.detector import load_detector, still_workers
 
     turns = _rotations(rotations)
     fixed: list[float] | None = None
@@ -84,6 +87,24 @@ def detect(
     except FileNotFoundError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from e
+    return det, fixed
+
+
+def detect(
+    images: Annotated[list[Path], typer.Argument(help="still images (any format OpenCV reads)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object per image")] = False,
+    conf: _Conf = 0.3,
+    models: _Models = None,
+    raw: Annotated[bool, typer.Option(help="list every index found, without merging a card's two")] = False,
+    scales: _Scales = "auto",
+    rotations: _Rotations = "auto",
+    white_balance: _WhiteBalance = True,
+    workers: _Workers = 0,
+) -> None:
+    """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
+    import cv2
+
+    det, fixed = _still_detector(models, conf, scales, rotations, workers)
     failed = False
     for path in images:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -91,10 +112,7 @@ def detect(
             typer.echo(f"error: {path}: not a readable image", err=True)
             failed = True
             continue
-        if white_balance:
-            img = white_balanced(img)
-        det.scales = tuple(fixed or pyramid_scales(img.shape[1], img.shape[0], det.imgsz))
-        found = det.detect_raw(img) if raw else det.detect(img)
+        found = det.read_still(img, scales=fixed, white_balance=white_balance, raw=raw)
         order = sorted(range(len(found)), key=lambda i: (float(found.xyxy[i, 0]), float(found.xyxy[i, 1])))
         rows = [
             {
@@ -139,6 +157,92 @@ def _rotations(text: str) -> tuple[float, ...] | None:
             f"--rotations must be 'auto' or degrees like '0' or '0,90,180,270', not {text!r}"
         ) from None
     return None if turns == (0.0,) else turns
+
+
+def eval_photos(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="labelled photos: image files, folders of them, or a YOLO dataset's root (its data.yaml "
+            "beside the split folders); each photo's labels in NAME.txt beside it or in the layout's labels/"
+        ),
+    ],
+    split: Annotated[
+        str | None,
+        typer.Option(help="a YOLO dataset root's split to read (default: the first of test, valid, val)"),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(help="a class name of the dataset's that is no card, its labels set aside (repeat it)"),
+    ] = None,
+    target: Annotated[float, typer.Option(help="per-card precision and recall target")] = 0.995,
+    out: Annotated[
+        Path | None, typer.Option(help="write the whole report (every photo's reads) as JSON")
+    ] = None,
+    marked: Annotated[
+        Path | None,
+        typer.Option(
+            help="write each photo here with its reads drawn on it (right green, wrong red, missed orange)"
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="print only the photos with an error, and the totals")] = False,
+    conf: _Conf = 0.3,
+    models: _Models = None,
+    scales: _Scales = "auto",
+    rotations: _Rotations = "auto",
+    white_balance: _WhiteBalance = True,
+    workers: _Workers = 0,
+) -> None:
+    """Score `detect` on labelled photographs, per card; exit 1 when a target is missed, 2 on bad input.
+
+    Labels: YOLO boxes (`class cx cy w h`, the class names in the dataset's data.yaml, classes.txt or
+    obj.names; a name is a card in any usual spelling: 10c, AS, ace_of_spades, joker, back), or a card
+    list (`As Kd 7c`). Real photographs of real cards, labelled either way, are how the detector is
+    checked on more than renders (models/MODEL_CARD.md, "Real photographs")."""
+    import cv2
+
+    from vision.photos import (
+        PhotoError,
+        evaluate_photos,
+        find_photos,
+        format_report,
+        marked_image,
+        photo_line,
+    )
+
+    try:
+        labelled = find_photos(paths, split=split, ignore=ignore or ())
+    except PhotoError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    det, fixed = _still_detector(models, conf, scales, rotations, workers)
+    if marked is not None:
+        marked.mkdir(parents=True, exist_ok=True)
+    by_image = {str(p.image): p for p in labelled.photos}
+
+    def told(score: Any, image: Any, found: Any) -> None:
+        if not (quiet and score.ok):
+            typer.echo(photo_line(score))
+        if marked is not None:
+            name = marked / (Path(score.image).stem + ".png")
+            cv2.imwrite(str(name), marked_image(image, score, by_image[score.image], found))
+
+    try:
+        report = evaluate_photos(
+            labelled,
+            lambda img: det.read_still(img, scales=fixed, white_balance=white_balance),
+            progress=told,
+        )
+    except PhotoError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
+    typer.echo(format_report(report, target=target))
+    if out is not None:
+        out.write_text(report.model_dump_json(indent=1))
+    ok = report.precision >= target and report.recall >= target
+    typer.echo("PASS" if ok else "FAIL: target missed")
+    if not ok:
+        raise typer.Exit(1)
 
 
 def export_training(
@@ -362,6 +466,7 @@ def export_synthetic_indices(
 def register(app: typer.Typer) -> None:
     """Add the detector's commands to the main app."""
     app.command("detect")(detect)
+    app.command("eval-photos")(eval_photos)
     app.command("export-training")(export_training)
     app.command("export-table-training")(export_table_training)
     app.command("export-synthetic-indices")(export_synthetic_indices)

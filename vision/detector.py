@@ -1568,6 +1568,25 @@ class OnnxCardDetector:
             found = self.detect_raw(image)
         return merge_index_corners(found, self.merge_distance)
 
+    def read_still(
+        self,
+        image: np.ndarray,
+        *,
+        scales: Sequence[float] | None = None,
+        white_balance: bool = True,
+        raw: bool = False,
+    ) -> Detections:
+        """A still read as ``paigow-monitor detect`` reads one: its colour cast taken out first
+        (``white_balanced``, unless ``white_balance`` is off), at ``scales`` or its own pyramid
+        (``pyramid_scales``: its card size is unknown), every card (``detect``) or every index found
+        (``raw``: ``detect_raw``). The one reading of a still that ``detect``, ``eval-photos`` and
+        ``benchmarks/photo_stills.py`` share."""
+        _check_image(image)
+        if white_balance:
+            image = white_balanced(image)
+        self.scales = tuple(scales or pyramid_scales(image.shape[1], image.shape[0], self.imgsz))
+        return self.detect_raw(image) if raw else self.detect(image)
+
 
 def _meta_float(meta: dict[str, str], key: str, default: float) -> float:
     """A positive number from an ONNX model's metadata, or ``default`` when it has none."""
