@@ -59,6 +59,14 @@ def main() -> int:
         help="threads a still's tiles are read on, as `detect --workers` (0, the default: one per CPU core)",
     )
     ap.add_argument(
+        "--backdrops",
+        type=Path,
+        default=None,
+        help="lay each still's cards on a part of one of the photographs in this folder (its images/ or "
+        "itself; `python -m render.real_photos` writes sixteen real ones), drawn at random, instead of "
+        "a drawn background",
+    )
+    ap.add_argument(
         "--save",
         type=Path,
         default=None,
@@ -92,6 +100,7 @@ def main() -> int:
         stills=True,
         tile_workers=args.workers or still_workers(),
     )
+    backdrops = _backdrops(args.backdrops) if args.backdrops else []
     # [tp, fp, fn] of faces, by deck and by angle
     by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     by_angle: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -101,7 +110,10 @@ def main() -> int:
         for ai, deg in enumerate(angles):
             for k in range(args.per):
                 rng = np.random.default_rng([args.seed, di, ai, k])
-                img, scene = render_scene(rng, deck, 640, 480, [deck], angle=math.radians(deg))
+                backdrop = backdrops[int(rng.integers(len(backdrops)))] if backdrops else None
+                img, scene = render_scene(
+                    rng, deck, 640, 480, [deck], angle=math.radians(deg), backdrop=backdrop
+                )
                 if args.save:
                     write_labelled_photo(args.save, f"{deck}_{deg:g}_{k}", img, _labels(scene))
                 t0 = time.perf_counter()
@@ -125,7 +137,8 @@ def main() -> int:
     n = len(spent)
     print(
         f"{n} stills (640x480), {len(decks)} held-out decks x {len(angles)} angles x {args.per}; "
-        f"read turned by {args.rotations} degrees; white-balanced: {args.white_balance}"
+        f"read turned by {args.rotations} degrees; white-balanced: {args.white_balance}; "
+        f"backgrounds: {f'{len(backdrops)} photographs of {args.backdrops}' if backdrops else 'drawn'}"
     )
     print("by deck:")
     for d in decks:
@@ -146,6 +159,26 @@ def main() -> int:
         f"thread(s) of {os.cpu_count()} CPU(s) (the machine may vary)"
     )
     return 0
+
+
+def _backdrops(folder: Path) -> list[Any]:
+    """The photographs in ``folder`` (or its ``images/``), read once."""
+    import cv2
+
+    from vision.photos import IMAGE_SUFFIXES
+
+    where = folder / "images" if (folder / "images").is_dir() else folder
+    photos = [
+        cv2.imread(str(p), cv2.IMREAD_COLOR)
+        for p in sorted(where.iterdir())
+        if p.suffix.lower() in IMAGE_SUFFIXES
+    ]
+    photos = [p for p in photos if p is not None]
+    if not photos:
+        raise SystemExit(
+            f"{folder}: no photographs to lay the cards on (python -m render.real_photos writes some)"
+        )
+    return photos
 
 
 def _labels(scene: Any) -> list[Any]:

