@@ -406,3 +406,11 @@ def test_a_scene_s_cards_can_lie_on_a_photograph() -> None:
     assert ground[1] > 120 and ground[1] > 2 * ground[0] and ground[1] > 2 * ground[2], (
         ground
     )  # the photo shows
+
+
+def test_a_card_read_corner_to_corner_is_right_where_one_corner_alone_was_labelled() -> None:
+    photo = _boxed({"8s": [(100, 100, 120, 130)]})  # its other corner too covered to be labelled
+    s = score_photo(_reads(("8s", 0.9, (100, 100, 190, 240))), photo, (1000, 500))
+    assert s.right == ["8s"] and [r.card for r in s.reads] == ["8s"]
+    s = score_photo(_reads(("8s", 0.9, (150, 150, 190, 240))), photo, (1000, 500))  # not on it at all
+    assert s.missed == ["8s"] and [m.card for m in s.wrong] == ["8s"]

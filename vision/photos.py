@@ -22,7 +22,9 @@ layout, at ``.../labels/.../NAME.txt`` for ``.../images/.../NAME.jpg``):
 How it is scored (per photo; one deck holds each face once, so a face is one card):
 - a face read is **right** where the photo's labels hold that face, not yet matched, and (with boxes)
   the read's centre lies in that face's boxes' bounding box grown by a tenth of its size each way
-  (a card's two corner boxes span the card; ``vision.training._match_image``'s margin);
+  (a card's two corner boxes span the card; ``vision.training._match_image``'s margin), or one of
+  those boxes' centres lies in the read's box grown alike (the card read corner to corner, where one
+  corner alone was labelled);
 - otherwise it is **wrong** (precision), and where its centre lies on another labelled card's boxes
   it is that card **misread** (``As read Ac``);
 - except that a face the dataset's class names do not name at all (a set labelling only hearts, or
@@ -242,7 +244,8 @@ def find_photos(
             raise PhotoError(f"{p}: no such file or folder")
     if not images:
         raise PhotoError(f"no photos ({', '.join(IMAGE_SUFFIXES)}) under {', '.join(map(str, paths))}")
-    unlabelled = [im for im in images if _label_file(im) is None]
+    label_files = {im: _label_file(im) for im in images}  # a photo named twice is read once
+    unlabelled = [im for im, f in label_files.items() if f is None]
     if unlabelled:
         shown = ", ".join(str(p) for p in unlabelled[:3]) + (" ..." if len(unlabelled) > 3 else "")
         raise PhotoError(
@@ -254,8 +257,7 @@ def find_photos(
     named: list[int] | None = None
     by_class: list[int | None] = []
     photos: list[LabelledPhoto] = []
-    for image in images:
-        label_file = _label_file(image)
+    for image, label_file in label_files.items():
         assert label_file is not None
         lines = _label_lines(label_file)
         boxed = bool(lines) and _is_box_line(lines[0][1])  # its first line says which format
@@ -417,6 +419,7 @@ class PhotoScore(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     image: str
+    reads: list[ReadMark] = []  # everything read in it, surest first (``on``: unset)
     labelled: list[str]
     right: list[str]
     missed: list[str]
@@ -442,6 +445,18 @@ def _grown(boxes: list[tuple[float, float, float, float]], w: int, h: int) -> np
     return np.array([x1 - mx, y1 - my, x2 + mx, y2 + my])
 
 
+def _on_label(read: np.ndarray, place: np.ndarray | None, centres: list[tuple[float, float]]) -> bool:
+    """Whether a read (xyxy, pixels) lies on a labelled card: its centre in the label's boxes' grown
+    bounding box (``place``), or one of those boxes' centres in the read's box grown alike (a card read
+    corner to corner where one corner alone was labelled, the other too covered)."""
+    x, y = float(read[0] + read[2]) / 2, float(read[1] + read[3]) / 2
+    if _inside(place, x, y):
+        return True
+    mx, my = _MARGIN * float(read[2] - read[0]), _MARGIN * float(read[3] - read[1])
+    grown = np.array([read[0] - mx, read[1] - my, read[2] + mx, read[3] + my])
+    return any(_inside(grown, cx, cy) for cx, cy in centres)
+
+
 def _inside(box: np.ndarray | None, x: float, y: float) -> bool:
     return box is not None and bool(box[0] <= x <= box[2] and box[1] <= y <= box[3])
 
@@ -454,6 +469,15 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def _mark(found: Detections, i: int) -> ReadMark:
+    b = found.xyxy[i]
+    return ReadMark(
+        card=CLASSES[int(found.class_id[i])],
+        confidence=round(float(found.confidence[i]), 3),
+        xyxy=(float(b[0]), float(b[1]), float(b[2]), float(b[3])),
+    )
+
+
 def score_photo(
     found: Detections, photo: LabelledPhoto, size: tuple[int, int], named: Sequence[int] | None = None
 ) -> PhotoScore:
@@ -462,6 +486,10 @@ def score_photo(
     w, h = size
     faces = {lab.card: lab for lab in photo.labels if lab.card != BACK_CLASS}
     places = {c: _grown(lab.boxes, w, h) for c, lab in faces.items()}
+    centres = {
+        c: [((x1 + x2) * w / 2, (y1 + y2) * h / 2) for x1, y1, x2, y2 in lab.boxes]
+        for c, lab in faces.items()
+    }
     back_boxes = [_grown(lab.boxes, w, h) for lab in photo.labels if lab.card == BACK_CLASS]
     back_used = [False] * len(back_boxes)
     score_backs = named is not None and BACK_CLASS in named
@@ -488,14 +516,10 @@ def score_photo(
                 bfp += 1
             continue
         x, y = float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2
-        if c in faces and c not in matched and (not photo.boxed or _inside(places[c], x, y)):
+        if c in faces and c not in matched and (not photo.boxed or _on_label(box, places[c], centres[c])):
             matched.add(c)
             continue
-        mark = ReadMark(
-            card=CLASSES[c],
-            confidence=round(float(found.confidence[i]), 3),
-            xyxy=(float(box[0]), float(box[1]), float(box[2]), float(box[3])),
-        )
+        mark = _mark(found, int(i))
         on = [k for k, g in places.items() if k != c and _inside(g, x, y)]
         if on:  # the smallest labelled card under the read: the one it was read on
             areas = [float((places[k][2] - places[k][0]) * (places[k][3] - places[k][1])) for k in on]  # type: ignore[index]
@@ -507,6 +531,7 @@ def score_photo(
             wrong.append(mark)
     return PhotoScore(
         image=str(photo.image),
+        reads=[_mark(found, int(i)) for i in np.argsort(-found.confidence, kind="stable")],
         labelled=[CLASSES[c] for c in sorted(faces)],
         right=[CLASSES[c] for c in sorted(matched)],
         missed=[CLASSES[c] for c in sorted(set(faces) - matched)],
