@@ -256,6 +256,22 @@ def test_card_backs_are_scored_only_where_the_names_have_a_back_class() -> None:
     assert (s.backs_tp, s.backs_fp, s.backs_fn) == (0, 0, 0)
 
 
+def test_a_card_list_names_its_face_down_cards_and_an_empty_one_says_there_is_no_card(tmp_path: Path) -> None:
+    _image(tmp_path / "p" / "pile.jpg")
+    (tmp_path / "p" / "pile.txt").write_text("back BACK  # two face down\nKs\n")
+    _image(tmp_path / "p" / "wall.jpg")
+    (tmp_path / "p" / "wall.txt").write_text("")
+    pile, wall = find_photos([tmp_path / "p"]).photos
+    assert (
+        sorted(lab.card for lab in pile.labels) == [_code("Ks"), BACK_CLASS, BACK_CLASS] and not wall.labels
+    )
+    three_backs = _reads(*[("BACK", 0.9 - 0.1 * i, (100 * i, 0, 100 * i + 80, 110)) for i in range(3)])
+    s = score_photo(three_backs, pile, (1000, 500))
+    assert (s.backs_tp, s.backs_fp, s.backs_fn) == (2, 1, 0) and s.missed == ["Ks"]
+    s = score_photo(three_backs[:1], wall, (1000, 500))
+    assert (s.backs_tp, s.backs_fp, s.backs_fn) == (0, 1, 0) and not s.wrong
+
+
 def test_a_card_list_scores_by_the_cards_alone() -> None:
     photo = LabelledPhoto(
         image=Path("p.jpg"),

@@ -197,8 +197,9 @@ def eval_photos(
 
     Labels: YOLO boxes (`class cx cy w h`, the class names in the dataset's data.yaml, classes.txt or
     obj.names; a name is a card in any usual spelling: 10c, AS, ace_of_spades, joker, back), or a card
-    list (`As Kd 7c`). Real photographs of real cards, labelled either way, are how the detector is
-    checked on more than renders (models/MODEL_CARD.md, "Real photographs")."""
+    list (`As Kd 7c`, and `back` for each card face down; an empty list: no card in the photo). Real
+    photographs of real cards, labelled either way, are how the detector is checked on more than
+    renders (models/MODEL_CARD.md, "Real photographs")."""
     import cv2
 
     from vision.photos import (

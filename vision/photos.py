@@ -16,8 +16,9 @@ layout, at ``.../labels/.../NAME.txt`` for ``.../images/.../NAME.jpg``):
   ``Ace of Spades``, ``joker``; ``back`` (``card_back``, ``BACK``) is a card back. A box may be a
   corner index (such sets box each visible corner) or the whole card.
 - **A card list**: the cards the photo shows, in the project's notation (``As Kd 7c Jk``, any number
-  a line; ``#`` starts a comment). What anyone can make with a phone and a pen: lay out known
-  cards, take the picture, write down the cards. Such a label says which cards, not where.
+  a line; ``#`` starts a comment), and ``back`` once for each card lying face down. What anyone can
+  make with a phone and a pen: lay out known cards, take the picture, write down the cards. Such a
+  label says which cards, not where; an empty one says the photo shows no card at all.
 
 How it is scored (per photo; one deck holds each face once, so a face is one card):
 - a face read is **right** where the photo's labels hold that face, not yet matched, and (with boxes)
@@ -30,8 +31,9 @@ How it is scored (per photo; one deck holds each face once, so a face is one car
 - except that a face the dataset's class names do not name at all (a set labelling only hearts, or
   no Joker) is **set aside** where it lies on no labelled card: the labels cannot say it is wrong;
 - a labelled face no read matched is **missed** (recall);
-- with a back class in the names, card backs are scored apart: a back read is right where it
-  overlaps an unmatched labelled back by IoU >= 0.3 (as ``_match_image``).
+- card backs are scored apart, with card lists and where the names have a back class: a back read
+  is right where it overlaps an unmatched labelled back by IoU >= 0.3 (as ``_match_image``), or with
+  a card list while the list names more backs than were read.
 Bad input (an unreadable image, a label file missing, a line that is neither format, a class
 number the names do not have, a name that is not a card) is a ``PhotoError`` naming the file and
 line; a dataset's unknown class names can be set aside by name (``ignore``).
@@ -77,6 +79,7 @@ _SPLITS = ("test", "valid", "val")  # a dataset root's split read when none is a
 _MARGIN = 0.1  # a face's labelled boxes' bounding box is grown by this share of its size each way
 _BACK_IOU = 0.3
 _BACK_NAMES = {"back", "backs", "card back", "card backs", "cardback", "bk"}
+_BACK_WORDS = {"back", "bk"}  # a card list's word for one card back
 _RANK_WORDS = {
     "ace": "A",
     "king": "K",
@@ -335,8 +338,10 @@ def _labels(
                 f"{'YOLO box' if boxed else 'card list'} lines ({' '.join(tokens)!r})"
             )
         if not boxed:
+            listed = [t for t in tokens if t.lower() not in _BACK_WORDS]
+            backs += [PhotoLabel(card=BACK_CLASS)] * (len(tokens) - len(listed))
             try:
-                cards = parse_cards(" ".join(tokens))
+                cards = parse_cards(" ".join(listed))
             except CardParseError as e:
                 raise PhotoError(f"{where}: {e}") from None
             for c in cards:
@@ -492,7 +497,7 @@ def score_photo(
     }
     back_boxes = [_grown(lab.boxes, w, h) for lab in photo.labels if lab.card == BACK_CLASS]
     back_used = [False] * len(back_boxes)
-    score_backs = named is not None and BACK_CLASS in named
+    score_backs = named is None or BACK_CLASS in named  # card lists always say how many backs
     named_set = set(named) if named is not None else None
     matched: set[int] = set()
     wrong: list[ReadMark] = []
@@ -504,8 +509,8 @@ def score_photo(
         if c == BACK_CLASS:
             if not score_backs:
                 continue
-            ious = [
-                0.0 if used or g is None else _iou(box, g)
+            ious = [  # a back a card list names lies anywhere
+                0.0 if used else 1.0 if g is None else _iou(box, g)
                 for g, used in zip(back_boxes, back_used, strict=True)
             ]
             j = int(np.argmax(ious)) if ious else -1
@@ -588,7 +593,7 @@ def evaluate_photos(
     fn = sum(len(s.missed) for s in scores)
     misreads = Counter(f"{m.on} read {m.card}" for s in scores for m in s.wrong if m.on)
     backs = None
-    if labelled.named is not None and BACK_CLASS in labelled.named:
+    if labelled.named is None or BACK_CLASS in labelled.named:
         backs = (
             sum(s.backs_tp for s in scores),
             sum(s.backs_fp for s in scores),
