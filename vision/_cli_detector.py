@@ -182,7 +182,7 @@ def eval_photos(
     marked: Annotated[
         Path | None,
         typer.Option(
-            help="write each photo here with its reads drawn on it (right green, wrong red, missed orange)"
+            help="write each photo here, its reads drawn (right green, wrong red, backs cyan, missed orange)"
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="print only the photos with an error, and the totals")] = False,

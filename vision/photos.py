@@ -437,7 +437,8 @@ class PhotoScore(BaseModel):
 
     @property
     def ok(self) -> bool:
-        return not self.missed and not self.wrong
+        """Read exactly: every labelled card read right, nothing read that is not there."""
+        return not self.missed and not self.wrong and not self.backs_fp and not self.backs_fn
 
 
 def _grown(boxes: list[tuple[float, float, float, float]], w: int, h: int) -> np.ndarray | None:
@@ -630,14 +631,25 @@ def photo_line(s: PhotoScore) -> str:
         parts.append(
             f"{len(s.aside)} set aside ({' '.join(m.card for m in s.aside)}: not a class of the set)"
         )
+    if s.backs_fp:
+        parts.append(f"{s.backs_fp} card back(s) read where none lies")
+    if s.backs_fn:
+        parts.append(f"{s.backs_fn} card back(s) missed")
     return "; ".join(parts) + f" [{s.seconds:.2f} s]"
 
 
+def _share(n: int, of: int) -> str:
+    return f"{n / of:.4f}" if of else "-"
+
+
 def format_report(report: PhotosReport, *, target: float) -> str:
+    exact = sum(s.ok for s in report.photos)
     lines = [
-        f"{len(report.photos)} photo(s), labelled by {report.labels}",
-        f"faces: precision {report.precision:.4f} recall {report.recall:.4f} (tp {report.tp} fp {report.fp} "
-        f"fn {report.fn}; target {target})",
+        f"{len(report.photos)} photo(s), labelled by {report.labels}; read exactly (every card right, "
+        f"nothing false): {exact}/{len(report.photos)}",
+        f"faces: precision {_share(report.tp, report.tp + report.fp)} recall "
+        f"{_share(report.tp, report.tp + report.fn)} (tp {report.tp} fp {report.fp} fn {report.fn}; "
+        f"target {target})",
     ]
     if report.misreads:
         lines.append(
@@ -653,7 +665,7 @@ def format_report(report: PhotosReport, *, target: float) -> str:
     elif report.backs is not None:
         tp, fp, fn = report.backs
         lines.append(
-            f"card backs: precision {tp / max(1, tp + fp):.4f} recall {tp / max(1, tp + fn):.4f} "
+            f"card backs: precision {_share(tp, tp + fp)} recall {_share(tp, tp + fn)} "
             f"(tp {tp} fp {fp} fn {fn})"
         )
     else:
@@ -663,8 +675,8 @@ def format_report(report: PhotosReport, *, target: float) -> str:
 
 
 def marked_image(image: np.ndarray, score: PhotoScore, photo: LabelledPhoto, found: Detections) -> np.ndarray:
-    """``image`` with what was read drawn on it, for a person to check the figures: right reads green,
-    wrong ones red (named, and the card they lay on), missed labelled cards' boxes orange."""
+    """``image`` with what was read drawn on it, for a person to check the figures: right face reads
+    green, wrong ones red, card backs cyan, missed labelled cards' boxes orange."""
     import cv2
 
     out = image.copy()
@@ -679,10 +691,8 @@ def marked_image(image: np.ndarray, score: PhotoScore, photo: LabelledPhoto, fou
                 )
     wrong = {(m.card, m.xyxy) for m in score.wrong}
     for box, c, p in found:
-        if c == BACK_CLASS:
-            continue
         key = (CLASSES[c], (float(box[0]), float(box[1]), float(box[2]), float(box[3])))
-        colour = (0, 0, 255) if key in wrong else (0, 200, 0)
+        colour = (255, 255, 0) if c == BACK_CLASS else (0, 0, 255) if key in wrong else (0, 200, 0)
         x1, y1, x2, y2 = (int(v) for v in box)
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, thick)
         cv2.putText(
