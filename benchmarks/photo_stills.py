@@ -63,8 +63,8 @@ def main() -> int:
         type=Path,
         default=None,
         help="lay each still's cards on a part of one of the photographs in this folder (its images/ or "
-        "itself; `python -m render.real_photos` writes sixteen real ones), drawn at random, instead of "
-        "a drawn background",
+        "itself; `python -m render.real_photos` writes sixteen real ones, eight of them in held-out/), drawn "
+        "at random, instead of a drawn background",
     )
     ap.add_argument(
         "--save",
@@ -100,7 +100,12 @@ def main() -> int:
         stills=True,
         tile_workers=args.workers or still_workers(),
     )
-    backdrops = _backdrops(args.backdrops) if args.backdrops else []
+    from vision.photos import PhotoError, read_photos
+
+    try:
+        backdrops = read_photos(args.backdrops) if args.backdrops else []
+    except PhotoError as e:
+        raise SystemExit(f"--backdrops: {e}") from None
     # [tp, fp, fn] of faces, by deck and by angle
     by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     by_angle: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -159,26 +164,6 @@ def main() -> int:
         f"thread(s) of {os.cpu_count()} CPU(s) (the machine may vary)"
     )
     return 0
-
-
-def _backdrops(folder: Path) -> list[Any]:
-    """The photographs in ``folder`` (or its ``images/``), read once."""
-    import cv2
-
-    from vision.photos import IMAGE_SUFFIXES
-
-    where = folder / "images" if (folder / "images").is_dir() else folder
-    photos = [
-        cv2.imread(str(p), cv2.IMREAD_COLOR)
-        for p in sorted(where.iterdir())
-        if p.suffix.lower() in IMAGE_SUFFIXES
-    ]
-    photos = [p for p in photos if p is not None]
-    if not photos:
-        raise SystemExit(
-            f"{folder}: no photographs to lay the cards on (python -m render.real_photos writes some)"
-        )
-    return photos
 
 
 def _labels(scene: Any) -> list[Any]:

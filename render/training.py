@@ -1,9 +1,10 @@
 """Synthetic training data for the card detector, drawn from the real card artwork.
 
-Each scene is a small image (the size of a rectified zone crop) on a procedural background with
-cards laid as they lie on a table: spread hands (each card offset 15-25% of its width), rows like
-the i-Verify display, piles of backs and loose cards, at any angle, under perspective, lighting
-gradients, glare, blur, noise, JPEG artefacts and a skin-toned occluder (a dealer's hand).
+Each scene is a small image (the size of a rectified zone crop) on a procedural background (or, with
+``backdrops``, a part of a real photograph) with cards laid as they lie on a table: spread hands (each
+card offset 15-25% of its width), rows like the i-Verify display, piles of backs and loose cards, at
+any angle, under perspective, lighting gradients, glare, blur, noise, JPEG artefacts and a skin-toned
+occluder (a dealer's hand).
 
 What is labelled (the detector's two stages, see ``vision/detector.py``):
 
@@ -635,8 +636,14 @@ def export_training(
     val_fraction: float = 0.12,
     zones: int = 40,
     crops_per_index: int = 1,
+    backdrops: Sequence[np.ndarray] = (),
+    backdrop_share: float = 0.5,
 ) -> ExportSummary:
-    """Write the detector's training and validation data under ``out`` (see the module doc)."""
+    """Write the detector's training and validation data under ``out`` (see the module doc). With
+    ``backdrops`` (photographs: ``render.real_photos``' training half), ``backdrop_share`` of the scenes
+    lay their cards on a part of one of them, and a tenth of those show the part alone, no card in it:
+    stage 1 taught on drawn backgrounds alone boxed real textures (bricks, gravel, a lattice) as
+    card backs."""
     tr_decks, va_decks = train_decks(), list(VALIDATION_DECKS)
     if set(tr_decks) & set(va_decks):
         raise ValueError(f"deck split overlaps: {sorted(set(tr_decks) & set(va_decks))}")
@@ -654,7 +661,14 @@ def export_training(
             deck = decks[int(rng.integers(0, len(decks)))]
             w = int(size * rng.uniform(0.75, 1.25))
             h = int(size * rng.uniform(0.75, 1.25))
-            img, scene = render_scene(rng, deck, w, h, decks)
+            backdrop = None
+            if backdrops and rng.random() < backdrop_share:  # (no draw without backdrops: old exports stand)
+                backdrop = backdrops[int(rng.integers(len(backdrops)))]
+            if backdrop is not None and rng.random() < 0.1:  # the photograph alone: nothing in it to box
+                img = _photometric(rng, _backdrop(rng, backdrop, w, h))
+                scene = Scene(deck=deck, width=w, height=h, objects=[], present=[])
+            else:
+                img, scene = render_scene(rng, deck, w, h, decks, backdrop=backdrop)
             stem = f"{split}_{i:06d}"
             cv2.imwrite(
                 str(out / "det" / "images" / split / f"{stem}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92]

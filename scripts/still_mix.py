@@ -63,7 +63,9 @@ def _card_boxed(truth: Path, min_visible: float) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--table", type=Path, nargs="+", required=True, help="export-table-training folders")
+    ap.add_argument(
+        "--table", type=Path, nargs="*", default=[], help="export-table-training folders (none: scenes only)"
+    )
     ap.add_argument("--scenes", type=Path, required=True, help="an export-training folder")
     ap.add_argument("--val-data", type=Path, required=True, help="held-out tiles for the closing validation")
     ap.add_argument("--out", type=Path, required=True)
@@ -91,7 +93,7 @@ def main() -> int:
         raise SystemExit(f"no training images in {scenes}/det/images/train")
     joker = joker[: a.table_tiles]
     random.seed(a.seed)
-    taken = joker + random.sample(rest, min(a.table_tiles - len(joker), len(rest)))
+    taken = joker + random.sample(rest, max(0, min(a.table_tiles - len(joker), len(rest))))
     val = random.sample(sorted((held / "det/images/val").glob("*.jpg")), a.val)
     for split, items in (("train", taken + stills), ("val", val)):
         for sub in ("images", "labels"):

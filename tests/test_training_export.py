@@ -123,3 +123,30 @@ def test_index_box_keeps_a_rank_that_touches_the_card_edge() -> None:
     # bellot's ranks start at the card's top edge; they are the index, not the card's outline
     _, y0, x1, y1 = index_box("bellot", 20)
     assert y0 < 0.01 and y1 > 0.2 and x1 < 0.2
+
+
+def test_an_export_with_backdrops_lays_cards_on_photos_and_shows_some_photos_alone(tmp_path: Path) -> None:
+    photo = np.zeros((200, 300, 3), np.uint8)
+    photo[:] = (30, 190, 60)  # a green photograph: where it shows, the scene is green
+    plain = tmp_path / "plain"
+    export_training(plain, images=12, seed=5, size=96, zones=0)  # the same scenes on drawn backgrounds
+    laid = tmp_path / "laid"
+    export_training(laid, images=12, seed=5, size=96, zones=0, backdrops=[photo], backdrop_share=1.0)
+    empty = 0
+    for split in ("train", "val"):
+        for label in sorted((laid / "det" / "labels" / split).glob("*.txt")):
+            img = cv2.imread(str(label.parent.parent.parent / "images" / split / f"{label.stem}.jpg"))
+            truth = Scene.model_validate_json(
+                (laid / "det" / "truth" / split / f"{label.stem}.json").read_text()
+            )
+            corner = img[:8, :8].reshape(-1, 3).mean(0)  # scenes' corners show the background
+            if not truth.objects:
+                empty += 1
+                assert not label.read_text().strip()
+                assert corner[1] > 1.5 * max(corner[0], corner[2]), corner  # the photo alone
+    assert empty >= 1  # a tenth of the scenes on photos, drawn per scene: at least one of 12 here (seed 5)
+    greens = [
+        cv2.imread(str(p))[:8, :8].reshape(-1, 3).mean(0)
+        for p in sorted((plain / "det" / "images").rglob("*.jpg"))
+    ]
+    assert not all(c[1] > 1.5 * max(c[0], c[2]) for c in greens)  # drawn backgrounds: not all green

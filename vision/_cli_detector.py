@@ -252,11 +252,28 @@ def export_training(
     seed: Annotated[int, typer.Option(help="random seed; the same seed gives the same files")] = 1,
     size: Annotated[int, typer.Option(help="nominal scene size in pixels")] = 320,
     zones: Annotated[int, typer.Option(help="zone-like evaluation crops from the held-out decks")] = 40,
+    backdrops: Annotated[
+        Path | None,
+        typer.Option(
+            help="a folder of photographs (or its images/) to lay a share of the scenes' cards on, a tenth "
+            "of those the photo alone (python -m render.real_photos: its train/ half)"
+        ),
+    ] = None,
+    backdrop_share: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="share of the scenes laid on a photograph")
+    ] = 0.5,
 ) -> None:
     """Write synthetic detector training data (YOLO format), split by deck."""
     from render.training import export_training as run
+    from vision.photos import PhotoError, read_photos
 
-    summary = run(out, images=images, seed=seed, size=size, zones=zones)
+    try:
+        photos = read_photos(backdrops) if backdrops is not None else []
+    except PhotoError as e:
+        raise typer.BadParameter(str(e), param_hint="--backdrops") from None
+    summary = run(
+        out, images=images, seed=seed, size=size, zones=zones, backdrops=photos, backdrop_share=backdrop_share
+    )
     typer.echo(summary.model_dump_json(indent=2))
 
 

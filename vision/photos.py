@@ -68,6 +68,7 @@ __all__ = [
     "format_report",
     "marked_image",
     "photo_line",
+    "read_photos",
     "score_photo",
     "write_labelled_photo",
 ]
@@ -379,6 +380,28 @@ def _yolo_box(where: str, tokens: list[str]) -> tuple[float, float, float, float
     if min(box) < -0.01 or max(box) > 1.01:
         raise PhotoError(f"{where}: coordinates must be normalised to the image (0-1), got {tokens[1:]}")
     return box
+
+
+def read_photos(folder: Path) -> list[np.ndarray]:
+    """Every photograph in ``folder`` (or its ``images/``), read (BGR): backdrops for rendered cards
+    (``render.training``'s scenes, ``benchmarks/photo_stills.py --backdrops``)."""
+    import cv2
+
+    where = folder / "images" if (folder / "images").is_dir() else folder
+    if not where.is_dir():
+        raise PhotoError(f"{folder}: no such folder")
+    photos = []
+    for p in sorted(where.iterdir()):
+        if p.suffix.lower() in IMAGE_SUFFIXES:
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is None:
+                raise PhotoError(f"{p}: not a readable image")
+            photos.append(img)
+    if not photos:
+        raise PhotoError(
+            f"{where}: no photographs ({', '.join(IMAGE_SUFFIXES)}); python -m render.real_photos writes some"
+        )
+    return photos
 
 
 def write_labelled_photo(
