@@ -102,8 +102,9 @@ def main() -> int:
             name = _name(t, tables, scenes)
             os.symlink(t, out / "images" / split / f"{name}.jpg")
             label = out / "labels" / split / f"{name}.txt"
-            if a.scene_backs == "card" and t.is_relative_to(scenes):
-                label.write_text(_card_boxed(scenes / "det/truth/train" / f"{t.stem}.json", a.card_visible))
+            truth = t.parent.parent.parent / "truth" / t.parent.name / f"{t.stem}.json"  # its own split's
+            if a.scene_backs == "card" and t.is_relative_to(scenes) and truth.is_file():
+                label.write_text(_card_boxed(truth, a.card_visible))
             else:
                 os.symlink(_label(t), label)
     write_det_spec(out)
