@@ -63,8 +63,8 @@ def main() -> int:
         type=Path,
         default=None,
         help="lay each still's cards on a part of one of the photographs in this folder (its images/ or "
-        "itself; `python -m render.real_photos` writes forty-seven real ones, twenty-four of them in held-out/), drawn "
-        "at random, instead of a drawn background",
+        "itself; `python -m render.real_photos` writes forty-seven real ones, twenty-four of them in "
+        "held-out/), drawn at random, instead of a drawn background",
     )
     ap.add_argument(
         "--save",
