@@ -1305,11 +1305,77 @@ def test_a_still_read_turned_takes_its_backs_from_the_read_as_it_lies() -> None:
         return (Detections.merge([face, back]) if scale == 1.0 else Detections()), np.zeros((0, 4))
 
     det._detect_at = read  # type: ignore[method-assign]
-    found = det._read_turned(img, (0.0, 90.0), merge=False)
+    found = det._read_turned(img, (0.0,), merge=False)
     assert sorted(found.class_id.tolist()) == [5, BACK_CLASS]
     assert found.xyxy[found.class_id == BACK_CLASS].tolist() == [boxes["back"]]
     # read only turned (no 0 among the turns): the still is also read as it lies for its backs
-    found = det._read_turned(img, (90.0,), merge=False)
+    found = det._read_turned(img, (45.0,), merge=False)
+    assert found.xyxy[found.class_id == BACK_CLASS].tolist() == [boxes["back"]]
+    # read upside down too, where the half turn boxes no back over it (its canvas is the still's size,
+    # so this fake reads it as the still: its back box lies across from the card): the back is not kept
+    found = det._read_turned(img, (0.0, 180.0), merge=False)
+    assert 5 in found.class_id.tolist() and BACK_CLASS not in found.class_id.tolist()
+
+
+def test_a_stills_back_is_kept_where_the_still_read_upside_down_boxes_it_again() -> None:
+    """A card back is printed to look the same either way up; a texture taken for one (bricks, gravel,
+    a face: 65 false backs on 47 real photographs of no card) seldom reads so twice: a back is kept
+    where the half turn, read at the scale the backs were taken at, boxes it again
+    (``_BACK_HALF_TURN_IOU``)."""
+    import cv2
+
+    from vision.detector import OnnxCardDetector, _boxed_again, turned
+
+    img, boxes = _still_with_cards()
+    card = np.array(boxes["back"], np.float64)
+
+    def in_turn(deg: float, xyxy: np.ndarray, cls: int = BACK_CLASS) -> tuple[np.ndarray, Detections]:
+        """The turn's affine back to the still, and a box at ``xyxy`` (the still's pixels) as the
+        turned read would box it."""
+        _, back = turned(img, deg)
+        there = cv2.invertAffineTransform(back)
+        corners = np.array([[xyxy[0], xyxy[1]], [xyxy[2], xyxy[3]]]) @ there[:, :2].T + there[:, 2]
+        box = np.array([[*corners.min(0), *corners.max(0)]], np.float32)
+        return back, Detections(box, np.array([cls]), np.array([0.6], np.float32))
+
+    assert _boxed_again(card[None], *in_turn(180, card)).tolist() == [True]
+    assert _boxed_again(card[None], *in_turn(180, card + np.array([200, 120, 200, 120]))).tolist() == [False]
+    shifted = card + np.array([30, 0, 30, 0])  # IoU 0.48 once carried back: not the same box
+    assert _boxed_again(card[None], *in_turn(180, shifted)).tolist() == [False]
+    assert _boxed_again(card[None], *in_turn(180, card, cls=5)).tolist() == [False]  # a face there
+    assert _boxed_again(card[None], *in_turn(180, card)[:1], Detections()).tolist() == [False]
+
+    # through the still's reading: turns 0, 90, 180, 270 at two scales; the back is taken at 1.0 (the
+    # only scale boxing it as the still lies) and boxed again upside down at ``again`` (the quarter
+    # turns box it at every scale: they do not count)
+    det = object.__new__(OnnxCardDetector)
+    det.upscale, det.scales, det.merge_distance = 1.0, (0.5, 1.0), 9.0
+    det.fine_rotations = None
+    face = Detections(np.array([[150, 30, 162, 60]], np.float32), np.array([5]), np.array([0.9], np.float32))
+    views = {deg: turned(img, deg)[0] for deg in (0, 90, 180, 270)}
+    again = [1.0]
+
+    def read(
+        shown: np.ndarray, scale: float, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray]:
+        deg = next(d for d, v in views.items() if v.shape == shown.shape and np.array_equal(v, shown))
+        if deg == 0:
+            back = Detections(
+                card[None].astype(np.float32), np.array([BACK_CLASS]), np.array([0.8], np.float32)
+            )
+            return (Detections.merge([face, back]) if scale == 1.0 else Detections()), np.zeros((0, 4))
+        if deg != 180 or scale in again:
+            return in_turn(deg, card)[1], np.zeros((0, 4))
+        return Detections(), np.zeros((0, 4))
+
+    det._detect_at = read  # type: ignore[method-assign]
+    found = det._read_turned(img, (0.0, 90.0, 180.0, 270.0), merge=False)
+    assert found.xyxy[found.class_id == BACK_CLASS].tolist() == [boxes["back"]]
+    again[:] = [0.5]  # boxed again upside down at another scale only
+    found = det._read_turned(img, (0.0, 90.0, 180.0, 270.0), merge=False)
+    assert BACK_CLASS not in found.class_id.tolist()
+    # a still not read upside down (--rotations 0,90): its backs stand as read
+    found = det._read_turned(img, (0.0, 90.0), merge=False)
     assert found.xyxy[found.class_id == BACK_CLASS].tolist() == [boxes["back"]]
 
 

@@ -255,6 +255,14 @@ _BACK_LOOK = (64, 88)
 # ... or as a pip or index where its shorter side is under this many index heights of the faces
 # read in the still (a card's width is about 3 of its index's heights)
 _BACK_MIN_INDEXES = 1.5
+# ... or where the still read turned upside down (a half turn, at the same scale) boxes no back over it
+# at this IoU once carried back: a card back is printed to look the same either way up, a texture taken
+# for one seldom reads so twice (det 8 on 47 real photographs of no card: 18 of its 65 false backs
+# boxed again so; on 73 of the 112 photo-like stills of ``photo_stills.py --seed 13``, 23 of its 24
+# true backs). A quarter turn sets the card's long side across, which stage 1 boxes less surely: any
+# one of the three right-angle turns kept 23 true and 32 false, two of them 17 true and 13 false
+# (models/HISTORY.md, the twenty-ninth session).
+_BACK_HALF_TURN_IOU = 0.5
 
 
 def _pooled(found: Detections) -> Detections:
@@ -834,20 +842,29 @@ def _upright_finds(found: Detections) -> Detections:
 
 
 def _still_backs(
-    image: np.ndarray, by_scale: Sequence[tuple[float, Detections]], faces: Detections, index_side: float
+    image: np.ndarray,
+    by_scale: Sequence[tuple[float, Detections]],
+    faces: Detections,
+    index_side: float,
+    upside_down: tuple[np.ndarray, Sequence[tuple[float, Detections]]] | None = None,
 ) -> Detections:
     """A still's card backs: the backs of its read as it lies (``by_scale``: scale and finds, at every
     scale of its pyramid) at the smallest scale that boxes one at ``_STILL_BACK_FLOOR`` or more,
     less each box that is not a card back (``_is_card_back``): ``faces`` are the still's face reads,
-    ``index_side`` the median height of their index boxes (0 where none was read)."""
-    for _, found in sorted(by_scale, key=lambda p: p[0]):
-        backs = found[(found.class_id == BACK_CLASS) & (found.confidence >= _STILL_BACK_FLOOR)]
-        if len(backs):
-            break
-    else:
+    ``index_side`` the median height of their index boxes (0 where none was read); and, given the
+    still read ``upside_down`` (a half turn's affine back to the still, and its finds by scale), less
+    each box it does not box again at that scale (``_boxed_again``), where it was read at that scale."""
+    surely = (
+        (scale, found[(found.class_id == BACK_CLASS) & (found.confidence >= _STILL_BACK_FLOOR)])
+        for scale, found in sorted(by_scale, key=lambda p: p[0])
+    )
+    scale, backs = next(((s, b) for s, b in surely if len(b)), (0.0, Detections()))
+    if not len(backs):
         return Detections()
     centres = faces.centers if len(faces) else np.zeros((0, 2), np.float32)
     keep = np.array([_is_card_back(image, box, centres, index_side) for box in backs.xyxy], bool)
+    if upside_down is not None and scale in (turn := dict(upside_down[1])):
+        keep &= _boxed_again(backs.xyxy, upside_down[0], turn[scale])
     backs = backs[keep]
     area = _areas(backs.xyxy)
     whole = np.array(
@@ -860,6 +877,19 @@ def _still_backs(
         bool,
     )
     return backs[whole]
+
+
+def _boxed_again(xyxy: np.ndarray, back: np.ndarray, found: Detections) -> np.ndarray:
+    """Whether each box (N x 4, the still's pixels) is boxed as a back by ``found``, a turned read's
+    finds, carried back to the still through ``back`` (its 2x3 affine), at IoU ``_BACK_HALF_TURN_IOU``
+    or more."""
+    theirs = boxes_through(found.xyxy[found.class_id == BACK_CLASS], back)
+    area = _areas(theirs)
+    again = np.zeros(len(xyxy), bool)
+    for i, box in enumerate(xyxy):
+        inter = intersection_area(box, theirs)
+        again[i] = bool((inter >= _BACK_HALF_TURN_IOU * (_areas(box[None])[0] + area - inter)).any())
+    return again
 
 
 def _is_card_back(image: np.ndarray, box: np.ndarray, face_centres: np.ndarray, index_side: float) -> bool:
@@ -1080,7 +1110,8 @@ class OnnxCardDetector:
         between (``fine_rotations``) at that scale alone.
 
         With ``scales`` a still's card backs are read as it lies, at a scale of their own, and kept
-        where they look like card backs (``_still_backs``)."""
+        where they look like card backs and, where the still is read upside down too, that read boxes
+        them again (``_still_backs``)."""
         _check_image(image)
         if self.rotations:
             return self._read_turned(image, self.rotations, merge=False)
@@ -1133,7 +1164,17 @@ class OnnxCardDetector:
         )
         if as_it_lies is None:
             as_it_lies = self._read_scales([image])[0]
-        backs = _still_backs(image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side)
+        upside_down = next(  # the still read upside down: its backs read again
+            (
+                (back, [(scales[k], f) for k, f in by_scale.items()])
+                for deg, (back, by_scale) in zip(rotations, turns, strict=False)
+                if deg % 360 == 180
+            ),
+            None,
+        )
+        backs = _still_backs(
+            image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side, upside_down
+        )
         return Detections.merge([faces, backs])
 
     def _read_scales(
