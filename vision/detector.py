@@ -259,9 +259,10 @@ _BACK_MIN_INDEXES = 1.5
 # at this IoU once carried back: a card back is printed to look the same either way up, a texture taken
 # for one seldom reads so twice (det 8 on 47 real photographs of no card: 18 of its 65 false backs
 # boxed again so; on 73 of the 112 photo-like stills of ``photo_stills.py --seed 13``, 23 of its 24
-# true backs). A quarter turn sets the card's long side across, which stage 1 boxes less surely: any
-# one of the three right-angle turns kept 23 true and 32 false, two of them 17 true and 13 false
-# (models/HISTORY.md, the twenty-ninth session).
+# true backs; but on stills laid on real photos, 19 of 28 true backs and 11 of 26 false ones). A quarter
+# turn sets the card's long side across, which stage 1 boxes less surely: any one of the three
+# right-angle turns kept 23 true and 32 false, two of them 17 true and 13 false (models/HISTORY.md,
+# the twenty-ninth session).
 _BACK_HALF_TURN_IOU = 0.5
 
 
