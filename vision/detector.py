@@ -847,7 +847,7 @@ def _still_backs(
     by_scale: Sequence[tuple[float, Detections]],
     faces: Detections,
     index_side: float,
-    upside_down: tuple[np.ndarray, Sequence[tuple[float, Detections]]] | None = None,
+    upside_down: tuple[np.ndarray, dict[float, Detections]] | None = None,
 ) -> Detections:
     """A still's card backs: the backs of its read as it lies (``by_scale``: scale and finds, at every
     scale of its pyramid) at the smallest scale that boxes one at ``_STILL_BACK_FLOOR`` or more,
@@ -864,8 +864,8 @@ def _still_backs(
         return Detections()
     centres = faces.centers if len(faces) else np.zeros((0, 2), np.float32)
     keep = np.array([_is_card_back(image, box, centres, index_side) for box in backs.xyxy], bool)
-    if upside_down is not None and scale in (turn := dict(upside_down[1])):
-        keep &= _boxed_again(backs.xyxy, upside_down[0], turn[scale])
+    if upside_down is not None and scale in upside_down[1]:
+        keep &= _boxed_again(backs.xyxy, upside_down[0], upside_down[1][scale])
     backs = backs[keep]
     area = _areas(backs.xyxy)
     whole = np.array(
@@ -1167,7 +1167,7 @@ class OnnxCardDetector:
             as_it_lies = self._read_scales([image])[0]
         upside_down = next(  # the still read upside down: its backs read again
             (
-                (back, [(scales[k], f) for k, f in by_scale.items()])
+                (back, {scales[k]: f for k, f in by_scale.items()})
                 for deg, (back, by_scale) in zip(rotations, turns, strict=False)
                 if deg % 360 == 180
             ),
