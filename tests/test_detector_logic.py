@@ -1379,6 +1379,44 @@ def test_a_stills_back_is_kept_where_the_still_read_upside_down_boxes_it_again()
     assert found.xyxy[found.class_id == BACK_CLASS].tolist() == [boxes["back"]]
 
 
+def test_a_stills_back_must_be_boxed_again_by_as_many_turns_as_the_rule_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_still_backs`` counts, over the turns in ``_BACK_TURNS`` it is handed that were read at the
+    backs' scale, those boxing a back again, and keeps it where they are ``_BACK_TURNS_NEEDED`` (or
+    all of them, where fewer were read); turns outside ``_BACK_TURNS`` do not count."""
+    import cv2
+
+    import vision.detector as D
+
+    img, boxes = _still_with_cards()
+    card = np.array(boxes["back"], np.float32)
+    found = Detections(card[None], np.array([BACK_CLASS]), np.array([0.8], np.float32))
+
+    def turn(deg: float, boxed: bool, scale: float = 1.0) -> tuple[np.ndarray, dict[float, Detections]]:
+        _, back = D.turned(img, deg)
+        there = cv2.invertAffineTransform(back)
+        c = np.array([[card[0], card[1]], [card[2], card[3]]]) @ there[:, :2].T + there[:, 2]
+        box = np.array([[*c.min(0), *c.max(0)]], np.float32)
+        hit = Detections(box, np.array([BACK_CLASS]), np.array([0.6], np.float32))
+        return back, {scale: hit if boxed else Detections()}
+
+    def kept(**turns: tuple[np.ndarray, dict[float, Detections]]) -> int:
+        by_deg = {float(k[1:]): v for k, v in turns.items()}
+        return len(D._still_backs(img, [(1.0, found)], Detections(), 0.0, by_deg))
+
+    assert D._BACK_TURNS == (180.0,) and D._BACK_TURNS_NEEDED == 1  # the shipped rule: the half turn
+    assert kept(t180=turn(180, True), t90=turn(90, False)) == 1
+    assert kept(t180=turn(180, False), t90=turn(90, True), t270=turn(270, True)) == 0  # quarters: no say
+    assert kept(t180=turn(180, False, scale=2.0)) == 1  # not read at the backs' scale: no check
+    monkeypatch.setattr(D, "_BACK_TURNS", (90.0, 180.0, 270.0))
+    monkeypatch.setattr(D, "_BACK_TURNS_NEEDED", 2)
+    assert kept(t90=turn(90, True), t180=turn(180, True), t270=turn(270, False)) == 1
+    assert kept(t90=turn(90, False), t180=turn(180, True), t270=turn(270, False)) == 0
+    assert kept(t180=turn(180, True)) == 1  # one turn read: it must box it, and does
+    assert kept(t180=turn(180, False)) == 0
+
+
 def test_a_stills_turns_between_are_read_at_the_chosen_scale_alone() -> None:
     """``fine_rotations`` (``detect``'s turns between every 45 degrees): each is read once, at the
     scale the other turns chose, and its finds pooled with theirs."""

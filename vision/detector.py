@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -255,15 +255,22 @@ _BACK_LOOK = (64, 88)
 # ... or as a pip or index where its shorter side is under this many index heights of the faces
 # read in the still (a card's width is about 3 of its index's heights)
 _BACK_MIN_INDEXES = 1.5
-# ... or where the still read turned upside down (a half turn, at the same scale) boxes no back over it
-# at this IoU once carried back: a card back is printed to look the same either way up, a texture taken
-# for one seldom reads so twice (det 8 on 47 real photographs of no card: 18 of its 65 false backs
-# boxed again so; on 73 of the 112 photo-like stills of ``photo_stills.py --seed 13``, 23 of its 24
-# true backs; but on stills laid on real photos, 19 of 28 true backs and 11 of 26 false ones). A quarter
-# turn sets the card's long side across, which stage 1 boxes less surely: any one of the three
-# right-angle turns kept 23 true and 32 false, two of them 17 true and 13 false (models/HISTORY.md,
-# the twenty-ninth session).
+# ... or where too few of the still's reads turned by a right angle (``_BACK_TURNS``, read anyway for
+# its faces, at the backs' scale) box a back over it at ``_BACK_HALF_TURN_IOU`` once carried back
+# (``_BACK_TURNS_NEEDED`` of them): a card back is printed to look the same either way up, a texture
+# taken for one seldom reads so twice. The half turn alone is the rule: it shows the card as the still
+# does, long side the same way, where a quarter turn sets it across, which stage 1 boxes less surely.
+# Every rule was measured on det 8 and det 11, each with the rule's backs scored exactly as shipped
+# (models/HISTORY.md, the thirtieth session): with det 11, on the 112 photo-like stills laid on the 24
+# held-out real photographs (``photo_stills.py --per 2 --seed 13 --backdrops``), no check P 0.698 /
+# R 0.682, the half turn P 0.871 / R 0.614, any one of the three right-angle turns P 0.784 / R 0.659,
+# two of them P 0.852 / R 0.523, all three P 0.947 / R 0.409; on the drawn stills the half turn
+# P 0.927 / R 0.717 (none 0.870 / 0.755, two of three 0.973 / 0.679); false backs on the 47 real
+# photographs of no card, none 54, half 29, any one 39, two 25, all three 14. IoU 0.3-0.6 moved
+# the half turn's figures by one to three backs either way.
 _BACK_HALF_TURN_IOU = 0.5
+_BACK_TURNS: tuple[float, ...] = (180.0,)
+_BACK_TURNS_NEEDED = 1
 
 
 def _pooled(found: Detections) -> Detections:
@@ -847,14 +854,15 @@ def _still_backs(
     by_scale: Sequence[tuple[float, Detections]],
     faces: Detections,
     index_side: float,
-    upside_down: tuple[np.ndarray, dict[float, Detections]] | None = None,
+    turns: Mapping[float, tuple[np.ndarray, dict[float, Detections]]] | None = None,
 ) -> Detections:
     """A still's card backs: the backs of its read as it lies (``by_scale``: scale and finds, at every
     scale of its pyramid) at the smallest scale that boxes one at ``_STILL_BACK_FLOOR`` or more,
     less each box that is not a card back (``_is_card_back``): ``faces`` are the still's face reads,
     ``index_side`` the median height of their index boxes (0 where none was read); and, given the
-    still read ``upside_down`` (a half turn's affine back to the still, and its finds by scale), less
-    each box it does not box again at that scale (``_boxed_again``), where it was read at that scale."""
+    still read turned (``turns``: by degrees, the turn's affine back to the still and its finds by
+    scale), less each box too few of the turns in ``_BACK_TURNS`` read at that scale box again
+    (``_boxed_again``; ``_BACK_TURNS_NEEDED``, or all of them where fewer were read)."""
     surely = (
         (scale, found[(found.class_id == BACK_CLASS) & (found.confidence >= _STILL_BACK_FLOOR)])
         for scale, found in sorted(by_scale, key=lambda p: p[0])
@@ -864,8 +872,13 @@ def _still_backs(
         return Detections()
     centres = faces.centers if len(faces) else np.zeros((0, 2), np.float32)
     keep = np.array([_is_card_back(image, box, centres, index_side) for box in backs.xyxy], bool)
-    if upside_down is not None and scale in upside_down[1]:
-        keep &= _boxed_again(backs.xyxy, upside_down[0], upside_down[1][scale])
+    again = [
+        _boxed_again(backs.xyxy, back, by[scale])
+        for deg, (back, by) in (turns or {}).items()
+        if deg % 360 in _BACK_TURNS and scale in by
+    ]
+    if again:
+        keep &= np.sum(again, axis=0) >= min(_BACK_TURNS_NEEDED, len(again))
     backs = backs[keep]
     area = _areas(backs.xyxy)
     whole = np.array(
@@ -993,9 +1006,9 @@ class OnnxCardDetector:
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
     ``tile_workers``: threads stage 1 reads an image's tiles on (with ``tile``); the finds are the same.
     ``stills``: the images are stills (photos, ``detect``), not the camera's zone crops: stage 1 is
-    the stills' one (``DetectorFiles.det_still``, det 8: taught card backs and cards on random
-    backgrounds too) where ``models/`` has it. The camera's stage 1 (det 6) reads its table better
-    (models/HISTORY.md, the eighth session's change).
+    the stills' one (``DetectorFiles.det_still``, det 11: det 8, taught card backs and cards on
+    random backgrounds too, then on real photographs) where ``models/`` has it. The camera's stage 1
+    (det 6) reads its table better (models/HISTORY.md, the eighth session's change).
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
@@ -1165,17 +1178,12 @@ class OnnxCardDetector:
         )
         if as_it_lies is None:
             as_it_lies = self._read_scales([image])[0]
-        upside_down = next(  # the still read upside down: its backs read again
-            (
-                (back, {scales[k]: f for k, f in by_scale.items()})
-                for deg, (back, by_scale) in zip(rotations, turns, strict=False)
-                if deg % 360 == 180
-            ),
-            None,
-        )
-        backs = _still_backs(
-            image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side, upside_down
-        )
+        again = {  # the still read turned by right angles: its backs read again
+            deg % 360: (back, {scales[k]: f for k, f in by_scale.items()})
+            for deg, (back, by_scale) in zip(rotations, turns, strict=False)
+            if deg % 360 in _BACK_TURNS
+        }
+        backs = _still_backs(image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side, again)
         return Detections.merge([faces, backs])
 
     def _read_scales(
