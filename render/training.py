@@ -262,14 +262,21 @@ def _background(rng: np.random.Generator, w: int, h: int, decks: Sequence[str]) 
     return np.asarray(np.clip(img, 0, 255), np.float32)
 
 
-def _backdrop(rng: np.random.Generator, photo: np.ndarray, w: int, h: int) -> np.ndarray:
-    """A part of ``photo`` (BGR, or grey) of the scene's shape, from half to all of the most the photo
-    holds, resized to ``w`` x ``h`` and sometimes mirrored: a real background for a scene's cards."""
+def _backdrop(
+    rng: np.random.Generator, photo: np.ndarray, w: int, h: int, smallest: float = 0.5
+) -> np.ndarray:
+    """A part of ``photo`` (BGR, or grey) of the scene's shape, from ``smallest`` (a share of each side)
+    to all of the most the photo holds, resized to ``w`` x ``h`` and sometimes mirrored: a real
+    background for a scene's cards. A still is read magnified up to 4x (``pyramid_scales``), so a
+    detector taught on parts of half a photo and up sees its details blown up only where it was never
+    taught: det 11's false backs on its own training photos (models/HISTORY.md, thirtieth session)."""
+    if not 0 < smallest <= 1:
+        raise ValueError(f"smallest must be within (0, 1], but got {smallest}")
     if photo.ndim == 2:
         photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
     ph, pw = photo.shape[:2]
     most = min(pw / w, ph / h)  # the largest crop of the scene's shape the photo holds, in scene px
-    cw, ch = (max(1, round(v * most * float(rng.uniform(0.5, 1.0)))) for v in (w, h))
+    cw, ch = (max(1, round(v * most * float(rng.uniform(smallest, 1.0)))) for v in (w, h))
     x0, y0 = int(rng.integers(0, pw - cw + 1)), int(rng.integers(0, ph - ch + 1))
     part = photo[y0 : y0 + ch, x0 : x0 + cw, :3]
     if rng.random() < 0.5:
@@ -469,11 +476,12 @@ def render_scene(
     bg_decks: Sequence[str],
     angle: float | None = None,
     backdrop: np.ndarray | None = None,
+    backdrop_smallest: float = 0.5,
 ) -> tuple[np.ndarray, Scene]:
     """One labelled scene (BGR uint8 image, its labels) from ``deck``; with ``angle`` (radians) its
     cards turned by that much (``benchmarks/photo_stills.py``), else mostly upright or upside down;
     with ``backdrop`` (a BGR photograph: ``render.real_photos``) the cards lie on a part of it
-    (``_backdrop``) instead of a drawn background."""
+    (``_backdrop``, parts of ``backdrop_smallest`` of it and up) instead of a drawn background."""
     art: CardArt = load_deck(deck, _ART_WIDTH)
     art_w, art_h = art.size
     placed = _layout(rng, width, height, art_w, art_h, angle)
@@ -487,7 +495,7 @@ def render_scene(
     canvas = (
         _background(rng, width, height, bg_decks)
         if backdrop is None
-        else _backdrop(rng, backdrop, width, height)
+        else _backdrop(rng, backdrop, width, height, backdrop_smallest)
     )
     owner = np.full((height, width), -1, np.int32)
     for idx, p in enumerate(placed):
@@ -638,10 +646,12 @@ def export_training(
     crops_per_index: int = 1,
     backdrops: Sequence[np.ndarray] = (),
     backdrop_share: float = 0.5,
+    backdrop_smallest: float = 0.5,
 ) -> ExportSummary:
     """Write the detector's training and validation data under ``out`` (see the module doc). With
     ``backdrops`` (photographs: ``render.real_photos``' training half), ``backdrop_share`` of the scenes
-    lay their cards on a part of one of them, and a tenth of those show the part alone, no card in it:
+    lay their cards on a part of one of them (``backdrop_smallest`` of its sides and up: ``_backdrop``),
+    and a tenth of those show the part alone, no card in it:
     stage 1 taught on drawn backgrounds alone boxed real textures (bricks, gravel, a lattice) as
     card backs."""
     tr_decks, va_decks = train_decks(), list(VALIDATION_DECKS)
@@ -665,10 +675,12 @@ def export_training(
             if backdrops and rng.random() < backdrop_share:  # (no draw without backdrops: old exports stand)
                 backdrop = backdrops[int(rng.integers(len(backdrops)))]
             if backdrop is not None and rng.random() < 0.1:  # the photograph alone: nothing in it to box
-                img = _photometric(rng, _backdrop(rng, backdrop, w, h))
+                img = _photometric(rng, _backdrop(rng, backdrop, w, h, backdrop_smallest))
                 scene = Scene(deck=deck, width=w, height=h, objects=[], present=[])
             else:
-                img, scene = render_scene(rng, deck, w, h, decks, backdrop=backdrop)
+                img, scene = render_scene(
+                    rng, deck, w, h, decks, backdrop=backdrop, backdrop_smallest=backdrop_smallest
+                )
             stem = f"{split}_{i:06d}"
             cv2.imwrite(
                 str(out / "det" / "images" / split / f"{stem}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92]

@@ -150,3 +150,29 @@ def test_an_export_with_backdrops_lays_cards_on_photos_and_shows_some_photos_alo
         for p in sorted((plain / "det" / "images").rglob("*.jpg"))
     ]
     assert not all(c[1] > 1.5 * max(c[0], c[2]) for c in greens)  # drawn backgrounds: not all green
+
+
+def test_a_backdrop_is_cut_from_as_small_a_part_of_the_photo_as_asked() -> None:
+    """``_backdrop`` shows a part of the photo from ``smallest`` of its sides to all of it, resized to
+    the scene: with 0.125 a part can show the photo's details magnified 4x and up, as ``detect`` reads a
+    still; the default (0.5) draws the same parts as before the option (the same random draws)."""
+    from render.training import _backdrop
+
+    # a photo whose pixel columns count from 0 to 799: the part's width shows as the span it covers
+    photo = np.repeat(np.repeat(np.arange(800, dtype=np.float32)[None, :, None] / 800 * 255, 600, 0), 3, 2)
+    photo = photo.astype(np.uint8)
+
+    def spans(smallest: float) -> list[float]:
+        out = []
+        for k in range(40):
+            part = _backdrop(np.random.default_rng(k), photo, 80, 60, smallest)
+            out.append(float(np.ptp(part[30, :, 0])) / 255)  # the share of the photo's width shown
+        return out
+
+    half, eighth = spans(0.5), spans(0.125)
+    assert min(half) >= 0.45 and max(half) <= 1.0
+    assert min(eighth) < 0.25 and min(eighth) >= 0.1  # some parts magnified 4x (and never under 1/8)
+    default = _backdrop(np.random.default_rng(3), photo, 80, 60)
+    assert np.array_equal(default, _backdrop(np.random.default_rng(3), photo, 80, 60, 0.5))
+    with pytest.raises(ValueError, match="smallest"):
+        _backdrop(np.random.default_rng(0), photo, 80, 60, 0.0)

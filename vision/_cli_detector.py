@@ -262,6 +262,15 @@ def export_training(
     backdrop_share: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="share of the scenes laid on a photograph")
     ] = 0.5,
+    backdrop_smallest: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            max=1.0,
+            help="the smallest part of a photograph a scene shows, a share of its sides (0.5: half to all; "
+            "smaller parts show its details magnified, as detect reads a still up to 4x)",
+        ),
+    ] = 0.5,
 ) -> None:
     """Write synthetic detector training data (YOLO format), split by deck."""
     from render.training import export_training as run
@@ -272,7 +281,14 @@ def export_training(
     except PhotoError as e:
         raise typer.BadParameter(str(e), param_hint="--backdrops") from None
     summary = run(
-        out, images=images, seed=seed, size=size, zones=zones, backdrops=photos, backdrop_share=backdrop_share
+        out,
+        images=images,
+        seed=seed,
+        size=size,
+        zones=zones,
+        backdrops=photos,
+        backdrop_share=backdrop_share,
+        backdrop_smallest=backdrop_smallest,
     )
     typer.echo(summary.model_dump_json(indent=2))
 
