@@ -1317,12 +1317,27 @@ def test_a_still_read_turned_takes_its_backs_from_the_read_as_it_lies() -> None:
     assert 5 in found.class_id.tolist() and BACK_CLASS not in found.class_id.tolist()
 
 
+def _boxed_in_turn(
+    img: np.ndarray, deg: float, xyxy: np.ndarray, cls: int = BACK_CLASS
+) -> tuple[np.ndarray, Detections]:
+    """The still ``img`` turned by ``deg``: the turn's affine back to the still, and a find at ``xyxy``
+    (the still's pixels) as the turned read would box it."""
+    import cv2
+
+    from vision.detector import turned
+
+    _, back = turned(img, deg)
+    there = cv2.invertAffineTransform(back)
+    corners = np.array([[xyxy[0], xyxy[1]], [xyxy[2], xyxy[3]]]) @ there[:, :2].T + there[:, 2]
+    box = np.array([[*corners.min(0), *corners.max(0)]], np.float32)
+    return back, Detections(box, np.array([cls]), np.array([0.6], np.float32))
+
+
 def test_a_stills_back_is_kept_where_the_still_read_upside_down_boxes_it_again() -> None:
     """A card back is printed to look the same either way up; a texture taken for one (bricks, gravel,
     a face: 65 false backs on 47 real photographs of no card) seldom reads so twice: a back is kept
     where the half turn, read at the scale the backs were taken at, boxes it again
     (``_BACK_HALF_TURN_IOU``)."""
-    import cv2
 
     from vision.detector import OnnxCardDetector, _boxed_again, turned
 
@@ -1330,13 +1345,7 @@ def test_a_stills_back_is_kept_where_the_still_read_upside_down_boxes_it_again()
     card = np.array(boxes["back"], np.float64)
 
     def in_turn(deg: float, xyxy: np.ndarray, cls: int = BACK_CLASS) -> tuple[np.ndarray, Detections]:
-        """The turn's affine back to the still, and a box at ``xyxy`` (the still's pixels) as the
-        turned read would box it."""
-        _, back = turned(img, deg)
-        there = cv2.invertAffineTransform(back)
-        corners = np.array([[xyxy[0], xyxy[1]], [xyxy[2], xyxy[3]]]) @ there[:, :2].T + there[:, 2]
-        box = np.array([[*corners.min(0), *corners.max(0)]], np.float32)
-        return back, Detections(box, np.array([cls]), np.array([0.6], np.float32))
+        return _boxed_in_turn(img, deg, xyxy, cls)
 
     assert _boxed_again(card[None], *in_turn(180, card)).tolist() == [True]
     assert _boxed_again(card[None], *in_turn(180, card + np.array([200, 120, 200, 120]))).tolist() == [False]
@@ -1385,7 +1394,6 @@ def test_a_stills_back_must_be_boxed_again_by_as_many_turns_as_the_rule_needs(
     """``_still_backs`` counts, over the turns in ``_BACK_TURNS`` it is handed that were read at the
     backs' scale, those boxing a back again, and keeps it where they are ``_BACK_TURNS_NEEDED`` (or
     all of them, where fewer were read); turns outside ``_BACK_TURNS`` do not count."""
-    import cv2
 
     import vision.detector as D
 
@@ -1394,11 +1402,7 @@ def test_a_stills_back_must_be_boxed_again_by_as_many_turns_as_the_rule_needs(
     found = Detections(card[None], np.array([BACK_CLASS]), np.array([0.8], np.float32))
 
     def turn(deg: float, boxed: bool, scale: float = 1.0) -> tuple[np.ndarray, dict[float, Detections]]:
-        _, back = D.turned(img, deg)
-        there = cv2.invertAffineTransform(back)
-        c = np.array([[card[0], card[1]], [card[2], card[3]]]) @ there[:, :2].T + there[:, 2]
-        box = np.array([[*c.min(0), *c.max(0)]], np.float32)
-        hit = Detections(box, np.array([BACK_CLASS]), np.array([0.6], np.float32))
+        back, hit = _boxed_in_turn(img, deg, card)
         return back, {scale: hit if boxed else Detections()}
 
     def kept(**turns: tuple[np.ndarray, dict[float, Detections]]) -> int:

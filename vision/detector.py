@@ -1178,10 +1178,9 @@ class OnnxCardDetector:
         )
         if as_it_lies is None:
             as_it_lies = self._read_scales([image])[0]
-        again = {  # the still read turned by right angles: its backs read again
+        again = {  # the still read turned: its backs read again where the rule asks (_still_backs)
             deg % 360: (back, {scales[k]: f for k, f in by_scale.items()})
             for deg, (back, by_scale) in zip(rotations, turns, strict=False)
-            if deg % 360 in _BACK_TURNS
         }
         backs = _still_backs(image, [(scales[k], f) for k, f in as_it_lies.items()], faces, index_side, again)
         return Detections.merge([faces, backs])
