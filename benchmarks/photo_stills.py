@@ -24,6 +24,7 @@ import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,6 @@ def main() -> int:
     args = ap.parse_args()
 
     from render.artwork import HELD_OUT_DECKS
-    from render.training import render_scene
     from vision.detector import (
         STILL_FINE_ROTATIONS,
         STILL_ROTATIONS,
@@ -111,27 +111,24 @@ def main() -> int:
     by_angle: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0])
     backs_by_deck: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # [tp, fp, fn] of card backs
     spent: list[float] = []
-    for di, deck in enumerate(decks):
-        for ai, deg in enumerate(angles):
-            for k in range(args.per):
-                rng = np.random.default_rng([args.seed, di, ai, k])
-                backdrop = backdrops[int(rng.integers(len(backdrops)))] if backdrops else None
-                img, scene = render_scene(
-                    rng, deck, 640, 480, [deck], angle=math.radians(deg), backdrop=backdrop
-                )
-                if args.save:
-                    write_labelled_photo(args.save, f"{deck}_{deg:g}_{k}", img, _labels(scene))
-                t0 = time.perf_counter()
-                found = det.read_still(img, white_balance=args.white_balance)
-                spent.append(time.perf_counter() - t0)
-                m = _match_image(found, scene)
-                row = [sum(v for c, v in m[key].items() if c < 53) for key in ("tp", "fp", "fn")]
-                for acc in (by_deck[deck], by_angle[deg]):
-                    for i in range(3):
-                        acc[i] += row[i]
-                for i, key in enumerate(("tp", "fp", "fn")):
-                    backs_by_deck[deck][i] += m[key].get(53, 0)
-        print(f"{deck}: done", file=sys.stderr, flush=True)
+    last = None
+    for deck, deg, k, img, scene in stills(decks, angles, args.per, args.seed, backdrops):
+        if last not in (None, deck):
+            print(f"{last}: done", file=sys.stderr, flush=True)
+        last = deck
+        if args.save:
+            write_labelled_photo(args.save, f"{deck}_{deg:g}_{k}", img, _labels(scene))
+        t0 = time.perf_counter()
+        found = det.read_still(img, white_balance=args.white_balance)
+        spent.append(time.perf_counter() - t0)
+        m = _match_image(found, scene)
+        row = [sum(v for c, v in m[key].items() if c < 53) for key in ("tp", "fp", "fn")]
+        for acc in (by_deck[deck], by_angle[deg]):
+            for i in range(3):
+                acc[i] += row[i]
+        for i, key in enumerate(("tp", "fp", "fn")):
+            backs_by_deck[deck][i] += m[key].get(53, 0)
+    print(f"{last}: done", file=sys.stderr, flush=True)
 
     def line(name: str, tp: int, fp: int, fn: int, what: str = "faces", note: str = "") -> str:
         return (
@@ -164,6 +161,27 @@ def main() -> int:
         f"thread(s) of {os.cpu_count()} CPU(s) (the machine may vary)"
     )
     return 0
+
+
+def stills(
+    decks: list[str], angles: list[float], per: int, seed: int, backdrops: list[np.ndarray]
+) -> Iterator[tuple[str, float, int, np.ndarray, Any]]:
+    """The photo-like stills, in order: deck, angle (degrees), its number ``k`` of ``per``, the
+    image and its scene (``render.training.render_scene``: its ground truth). Still (deck ``di``,
+    angle ``ai``, ``k``) is drawn from ``numpy.random.default_rng([seed, di, ai, k])``, laid on one of
+    ``backdrops`` drawn from it where any are given, so any script that walks the same arguments
+    sees the same stills (``benchmarks/back_rules.py``)."""
+    from render.training import render_scene
+
+    for di, deck in enumerate(decks):
+        for ai, deg in enumerate(angles):
+            for k in range(per):
+                rng = np.random.default_rng([seed, di, ai, k])
+                backdrop = backdrops[int(rng.integers(len(backdrops)))] if backdrops else None
+                img, scene = render_scene(
+                    rng, deck, 640, 480, [deck], angle=math.radians(deg), backdrop=backdrop
+                )
+                yield deck, deg, k, img, scene
 
 
 def _labels(scene: Any) -> list[Any]:
