@@ -169,6 +169,65 @@ def test_training_knows_the_tile_size_its_data_was_cut_at(tmp_path: Path) -> Non
     assert _tile_size(spec) is None  # no picture to look at
     cv2.imwrite(str(tmp_path / "b" / "images" / "t.jpg"), np.zeros((256, 256, 3), np.uint8))
     assert _tile_size(spec) == 256
+    # scenes of many sizes (export-training draws each 0.75-1.25 times --size): their median, not the
+    # first file's size
+    for i, (h, w) in enumerate([(337, 300), (250, 288), (288, 200), (300, 310)]):
+        cv2.imwrite(str(tmp_path / "a" / "images" / f"s{i}.png"), np.zeros((h, w, 3), np.uint8))
+    (tmp_path / "a" / "images" / "notes.png").write_text("not a picture")
+    assert _tile_size(spec) == 288  # longer sides 337, 288, 288, 310 and the tile's 256
+
+
+def test_training_stamps_the_crop_scale_asked_for_or_the_datas(tmp_path: Path) -> None:
+    """A detector stage (a fake ultralytics: it trains nothing and exports the shipped stage 1) stamps
+    ``--det-crop-scale`` where given, else ``det_imgsz`` over its training images' size, and nothing
+    where they are of the model's size."""
+    import shutil
+
+    import cv2
+
+    from vision.training import TrainConfig, _train_stage
+
+    images = tmp_path / "data" / "images"
+    images.mkdir(parents=True)
+    spec = tmp_path / "data" / "data.yaml"
+    spec.write_text(f"path: {tmp_path / 'data'}\ntrain: images\nval: images\n")
+
+    class FakeYolo:
+        def __init__(self, weights: str, task: str | None = None) -> None:
+            self.weights = weights
+
+        def train(self, **kw: Any) -> Any:
+            best = Path(kw["project"]) / kw["name"] / "weights" / "best.pt"
+            best.parent.mkdir(parents=True, exist_ok=True)
+            best.write_bytes(b"weights")
+            return None
+
+        def export(self, **kw: Any) -> str:
+            onnx = tmp_path / "export.onnx"
+            shutil.copy(DEFAULT_MODELS_DIR / "card_det.onnx", onnx)
+            return str(onnx)
+
+    def stamped(side: int, crop_scale: float | None) -> str | None:
+        for old in images.iterdir():
+            old.unlink()
+        cv2.imwrite(str(images / "s.png"), np.zeros((side, side, 3), np.uint8))
+        out = tmp_path / f"out{side}_{crop_scale}"
+        out.mkdir()
+        cfg = TrainConfig(
+            data=tmp_path / "data", out=out, runs_dir=tmp_path / "runs", det_crop_scale=crop_scale
+        )
+        _train_stage(
+            FakeYolo, cfg, "det", spec, "card_det.yaml", None, 1, 256, 2, 0.0, {"project": str(cfg.runs_dir)}
+        )
+        meta = ort.InferenceSession(str(out / "card_det.onnx"), _options()).get_modelmeta()
+        return meta.custom_metadata_map.get("crop_scale")
+
+    assert stamped(256, None) is None  # tiles of the model's size: stage 1 reads them as they are
+    assert stamped(320, None) == "0.8"  # scenes of 320 px shrunk to 256
+    assert stamped(320, 0.889) == "0.889"  # as asked, whatever the data's size
+    assert stamped(256, 0.5) == "0.5"
+    with pytest.raises(ValueError, match="det_crop_scale"):
+        TrainConfig(data=tmp_path, det_crop_scale=0.0)
 
 
 def _loose_asked(det: Any) -> list[int]:

@@ -311,6 +311,13 @@ def train_detector(
     det_init: Annotated[
         Path | None, typer.Option(help="continue the detector from these .pt weights")
     ] = None,
+    det_crop_scale: Annotated[
+        float | None,
+        typer.Option(
+            help="the share of a picture the detector is shown, stamped in its ONNX as crop_scale "
+            "(default: --det-imgsz over the median longer side of its training images)"
+        ),
+    ] = None,
     cls_init: Annotated[
         Path | None, typer.Option(help="continue the classifier from these .pt weights")
     ] = None,
@@ -333,6 +340,7 @@ def train_detector(
         threads=threads,
         seed=seed,
         det_init=det_init,
+        det_crop_scale=det_crop_scale,
         cls_init=cls_init,
     )
     if out is not None:
