@@ -94,7 +94,12 @@ class _Recorder:
 
 
 def _same_boxes(a: Any, b: Any) -> bool:
-    return len(a) == len(b) and bool(np.allclose(np.sort(a.xyxy, axis=0), np.sort(b.xyxy, axis=0)))
+    """Whether two detections hold the same boxes, in any order."""
+
+    def rows(xyxy: np.ndarray) -> np.ndarray:
+        return xyxy[np.lexsort(xyxy.T[::-1])]
+
+    return len(a) == len(b) and bool(np.allclose(rows(a.xyxy), rows(b.xyxy)))
 
 
 def main() -> int:
@@ -185,7 +190,7 @@ def main() -> int:
                 "no-card": lambda: plain(held_out + train),
             }[what]()
             faces = [0, 0, 0]
-            counts = {name: [0, 0, 0] for name, *_ in rules}  # backs tp fp fn; no-card: backs, clean, -
+            counts = {name: [0, 0, 0] for name, *_ in rules}  # stills: backs tp fp fn
             split = {name: [0, 0] for name, *_ in rules}  # no-card: false backs on held-out, on train
             clean = {name: [0, 0] for name, *_ in rules}  # no-card: clean photos, held-out and train
             matched = n = 0
@@ -213,8 +218,6 @@ def main() -> int:
                             for i, key in enumerate(("tp", "fp", "fn")):
                                 counts[name][i] += m[key].get(BACK_CLASS, 0)
                         else:
-                            counts[name][0] += len(backs)
-                            counts[name][1] += not len(backs) and not len(others)
                             split[name][n >= len(held_out)] += len(backs)
                             clean[name][n >= len(held_out)] += not len(backs) and not len(others)
                     n += 1
@@ -226,8 +229,10 @@ def main() -> int:
                 )
                 heads.append(f"{'no-card false backs (held/train)':>33s}  clean (held/train)")
                 for name, *_ in rules:
-                    c, s, k = counts[name], split[name], clean[name]
-                    table[name].append(f"{c[0]:>22d} ({s[0]:>3d}/{s[1]:>3d})  {c[1]:>2d}/{n} ({k[0]}/{k[1]})")
+                    s, k = split[name], clean[name]
+                    table[name].append(
+                        f"{sum(s):>22d} ({s[0]:>3d}/{s[1]:>3d})  {sum(k):>2d}/{n} ({k[0]}/{k[1]})"
+                    )
             else:
                 label = "drawn stills" if what == "drawn" else f"stills on {len(held_out)} held-out photos"
                 print(

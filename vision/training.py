@@ -157,10 +157,9 @@ def _train_stage(
     )
     shutil.copy(onnx, cfg.out / f"card_{stage}.onnx")
     if stage == "det":
-        tile = _tile_size(data)
         if cfg.det_crop_scale is not None:
             stamp_crop_scale(cfg.out / "card_det.onnx", cfg.det_crop_scale)
-        elif tile is not None and tile != imgsz:  # the tiles were shrunk to the model's input
+        elif (tile := _tile_size(data)) is not None and tile != imgsz:  # shrunk to the model's input
             stamp_crop_scale(cfg.out / "card_det.onnx", imgsz / tile)
     return seconds, _metrics(res)
 
