@@ -6,8 +6,10 @@
 `detect` keeps a still's card back only where enough of the still's reads turned by a right angle
 box it again (``vision.detector._still_backs``: ``_BACK_TURNS``, the turns that count,
 ``_BACK_TURNS_NEEDED`` of them, at IoU ``_BACK_HALF_TURN_IOU``; the shipped rule is the half turn
-alone). This prints, for each detector folder of ``--models`` and each rule, the backs it would
-keep, scored on three sets:
+alone), and only at the smallest scale of the still's pyramid that boxes a back surely
+(``_STILL_BACK_FLOOR``), whether or not any of those backs survives the checks; the rule "first
+scale kept" instead takes the smallest scale at which one survives. This prints, for each detector
+folder of ``--models`` and each rule, the backs it would keep, scored on three sets:
 
 - the drawn stills of ``benchmarks/photo_stills.py`` (the same stills, by ``--per``, ``--seed``,
   ``--decks`` and ``--angles``): backs precision / recall (a back boxed on a face-up card is false);
@@ -40,13 +42,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# name: (turns that count, how many of them must box the back again)
-RULES: dict[str, tuple[tuple[float, ...], int]] = {
-    "no check": ((), 0),
-    "half turn (shipped)": ((180.0,), 1),
-    "any 1 of 90/180/270": ((90.0, 180.0, 270.0), 1),
-    "2 of 90/180/270": ((90.0, 180.0, 270.0), 2),
-    "all of 90/180/270": ((90.0, 180.0, 270.0), 3),
+# name: (turns that count, how many of them must box the back again, the scale the backs are taken
+# at: "sure", the production rule, the smallest scale boxing a back at _STILL_BACK_FLOOR; "kept", the
+# smallest scale at which a back is left once every check has been made, each scale's backs being
+# _still_backs' answer given that scale's read alone)
+RULES: dict[str, tuple[tuple[float, ...], int, str]] = {
+    "no check": ((), 0, "sure"),
+    "half turn (shipped)": ((180.0,), 1, "sure"),
+    "any 1 of 90/180/270": ((90.0, 180.0, 270.0), 1, "sure"),
+    "2 of 90/180/270": ((90.0, 180.0, 270.0), 2, "sure"),
+    "all of 90/180/270": ((90.0, 180.0, 270.0), 3, "sure"),
+    "half turn, first scale kept": ((180.0,), 1, "kept"),
 }
 
 
@@ -82,13 +88,21 @@ class _Recorder:
     def __exit__(self, *exc: object) -> None:
         self.D._still_backs = self.original
 
-    def backs(self, turns: tuple[float, ...], needed: int, iou: float) -> Any:
-        """The last reading's backs under a rule (the production function, its constants set)."""
+    def backs(self, turns: tuple[float, ...], needed: int, iou: float, scale: str = "sure") -> Any:
+        """The last reading's backs under a rule (the production function, its constants set; with
+        ``scale`` "kept", asked of each scale's read alone, smallest first, the first answer that
+        holds a back)."""
         D = self.D
         (a, kw, _), kept = self.calls[-1], (D._BACK_TURNS, D._BACK_TURNS_NEEDED, D._BACK_HALF_TURN_IOU)
         try:
             D._BACK_TURNS, D._BACK_TURNS_NEEDED, D._BACK_HALF_TURN_IOU = turns, needed, iou
-            return self.original(*a, **kw)
+            if scale == "sure":
+                return self.original(*a, **kw)
+            image, by_scale, *rest = a
+            answers = (
+                self.original(image, [(s, f)], *rest, **kw) for s, f in sorted(by_scale, key=lambda p: p[0])
+            )
+            return next((b for b in answers if len(b)), D.Detections())
         finally:
             D._BACK_TURNS, D._BACK_TURNS_NEEDED, D._BACK_HALF_TURN_IOU = kept
 
@@ -147,8 +161,8 @@ def main() -> int:
         raise SystemExit(f"--sets: unknown {', '.join(sorted(unknown))} (drawn, photos, no-card)")
     ious = [float(x) for x in args.ious.split(",")] if args.ious else [_BACK_HALF_TURN_IOU]
     rules = [
-        (f"{name}" + (f" IoU {iou:g}" if args.ious else ""), t, n, iou)
-        for name, (t, n) in RULES.items()
+        (f"{name}" + (f" IoU {iou:g}" if args.ious else ""), t, n, iou, at)
+        for name, (t, n, at) in RULES.items()
         for iou in ious
     ]
     decks = args.decks.split(",") if args.decks else list(HELD_OUT_DECKS)
@@ -211,8 +225,8 @@ def main() -> int:
                             faces[i] += sum(v for c, v in m[key].items() if c < BACK_CLASS)
                     else:
                         faces[1] += len(others)
-                    for name, turns, needed, iou in rules:
-                        backs = rec.backs(turns, needed, iou)
+                    for name, turns, needed, iou, at in rules:
+                        backs = rec.backs(turns, needed, iou, at)
                         if scene is not None:
                             m = _match_image(Detections.merge([others, backs]), scene)
                             for i, key in enumerate(("tp", "fp", "fn")):
