@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, make_layout, write_clip
+from test_pipeline_synth import PALETTE, ColourDetector, SynthTable, colour_mask, make_layout, write_clip
 from typer.testing import CliRunner
 
 from compliance.cli import app
@@ -728,8 +728,8 @@ class _PhantomBySleeve(ColourDetector):
 
     def detect(self, image: np.ndarray) -> Detections:
         d = super().detect(image)
-        sleeve = np.abs(image.astype(np.int16) - np.array(SLEEVE, np.int16)).max(axis=2) <= 25
-        nine = np.abs(image.astype(np.int16) - np.array(PALETTE["9h"], np.int16)).max(axis=2) <= 25
+        sleeve = colour_mask(image, SLEEVE) > 0
+        nine = colour_mask(image, PALETTE["9h"]) > 0
         if sleeve.sum() < 200 or not nine.any():
             return d
         y0 = int(np.flatnonzero(nine.any(axis=1))[0])
