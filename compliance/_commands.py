@@ -160,8 +160,8 @@ def audit(
         console=console,
         progress=progress,
     )
-    typer.echo(
-        f"{res.clips} clip(s): {res.audited} audited now "
+    typer.echo(  # a failed clip is finished (res.audited) but not audited: said apart
+        f"{res.clips} clip(s): {res.audited - len(res.failed)} audited now "
         f"({res.footage_s:.1f} s of footage in {res.wall_s:.1f} s), "
         f"{res.skipped} skipped (already done), {len(res.failed)} failed; {res.findings} finding(s) in the "
         f"batch ({res.findings - res.review} alert(s), {res.review} review item(s)); "

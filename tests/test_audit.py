@@ -68,6 +68,7 @@ def test_bad_clip_is_marked_failed_and_the_batch_goes_on(tmp_path: Path, fake_en
     out = tmp_path / "report"
     r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
     assert r.exit_code == 1
+    assert "2 clip(s): 1 audited now" in r.output and "1 failed" in r.output  # the failed one not audited
     rows = {r["clip"]: r for r in _rows(out / "summary.csv")}
     assert rows["good"]["status"] == "ok"
     assert rows["bad"]["status"] == "failed"
