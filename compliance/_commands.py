@@ -75,6 +75,7 @@ def live(
     from rich.console import Console
 
     from compliance.live import StreamError, run_live
+    from vision.sources import redacted
 
     lay = _load_layout_or_exit(layout)
     console = Console()
@@ -95,7 +96,7 @@ def live(
         typer.echo(f"(alerts recorded before it stay in {alerts})", err=True)
         raise typer.Exit(2) from e
     except Exception as e:  # the camera pipeline or the engine failed: say where, keep what is recorded
-        typer.echo(f"error: {source}: {type(e).__name__}: {e}", err=True)
+        typer.echo(f"error: {redacted(source)}: {type(e).__name__}: {e}", err=True)
         typer.echo(f"(alerts recorded before it stay in {alerts})", err=True)
         raise typer.Exit(1) from e
     lat = f"; worst latency {s.max_latency_s * 1000:.1f} ms" if s.max_latency_s is not None else ""
@@ -106,6 +107,12 @@ def live(
         else ""
     )
     moved = f"; the camera's view moved {s.view_moved} time(s)" if s.view_moved else ""
+    if s.no_picture_at_start_s is not None:
+        moved += (
+            f"; no picture from the camera in the whole watch ({s.no_picture_at_start_s:.1f} s)"
+            if s.frames == 0
+            else f"; no picture for the first {s.no_picture_at_start_s:.1f} s of the watch"
+        )
     cam = f" (each in {s.camera_file})" if s.camera_file else ""
     console.print(
         f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts - s.review} alert(s) "

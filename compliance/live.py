@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from compliance.alerts import Alert, AlertWriter, WebhookSender, _DurableJsonl, make_alert, timecode
 from compliance.events import Event, EventKind, Finding, RoundRecord
 from vision.layout import TableLayout
+from vision.sources import redacted
 from vision.state import TableState
 
 if TYPE_CHECKING:
@@ -233,6 +234,55 @@ class CameraEvent(BaseModel):
     evidence: str | None = None  # the picture, relative to the camera log's folder
 
 
+# a live watch that has had no picture this many wall seconds after it asked the camera for one says
+# so, durably (``_FirstPicture``): a camera not there at the start leaves the table unwatched as a
+# dropped feed does
+FIRST_PICTURE_S = 10.0
+
+
+class _FirstPicture:
+    """A live watch's wait for the camera's first picture: where none comes within
+    ``FIRST_PICTURE_S``, a ``feed_lost`` camera event (t 0, frame 0, no picture: there is none), and
+    a ``feed_back`` one with the first picture when it comes, each written before it is shown."""
+
+    def __init__(self, log: _CameraLog, console: Console, source: str, sender: Any) -> None:
+        self.log, self.console, self.source, self.sender = log, console, source, sender
+        self.started = time.monotonic()
+        self.since: float | None = None  # when it was said that no picture had come
+        self.waited: float | None = None  # wall seconds from the start to the first picture
+
+    def _record(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> None:
+        rec = self.log.add(change, state, image)  # on disk before it is shown
+        if self.sender is not None:
+            self.sender.send(rec)
+        pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
+        self.console.print(f"[{'red' if change.trouble else 'green'}]{self.source}: {change.note}[/]{pic}")
+
+    def silent(self, waited: float) -> None:
+        self.since = time.monotonic()
+        state = TableState(table_id=self.log.layout.table_id, frame=0, t=0.0, feed_lost=True)
+        note = (
+            f"no picture from the camera {waited:.0f} s after the watch started; still trying (nothing at "
+            "the table is seen until it comes)"
+        )
+        self._record(CameraChange("feed_lost", True, note), state, None)
+
+    def came(self, state: TableState, image: np.ndarray | None) -> None:
+        self.waited = time.monotonic() - self.started
+        self.since = None
+        note = (
+            f"the camera's first picture came {self.waited:.1f} s after the watch started, at "
+            f"t={state.t:.2f}s (frame {state.frame})"
+        )
+        self._record(CameraChange("feed_back", False, note), state, image)
+
+    def unseen_s(self) -> float | None:
+        """Wall seconds without a picture at the start, where it was said (to now, if none came)."""
+        if self.since is not None:
+            return round(time.monotonic() - self.started, 3)
+        return None if self.waited is None else round(self.waited, 3)
+
+
 class _CameraLog:
     """Writes ``CameraEvent`` lines durably, each picture first (as alerts are written)."""
 
@@ -283,7 +333,13 @@ class _CameraLog:
 
 
 def with_heartbeats(
-    frames: Iterator[StreamFrame], *, every: float = 0.1, lag: float = 0.0, speed: float = 1.0
+    frames: Iterator[StreamFrame],
+    *,
+    every: float = 0.1,
+    lag: float = 0.0,
+    speed: float = 1.0,
+    on_silence: Callable[[float], None] | None = None,
+    silence_s: float = 10.0,
 ) -> Iterator[StreamFrame]:
     """A live stream with heartbeats: when no change comes for ``every`` wall seconds, the last
     state again with its time moved on (by the wall time since it arrived, less ``lag``).
@@ -291,6 +347,10 @@ def with_heartbeats(
     A source yields only changes, and the monitor accepts a change once it has lasted its debounce
     time: without heartbeats a breach would wait for the *next* change to be confirmed. The source
     is read on a background thread so that waiting for it never stops the heartbeat.
+
+    Before the first state there is nothing to repeat: where none has come ``silence_s`` wall seconds
+    after the stream was asked for (a camera not there at the start, or one that gives no picture),
+    ``on_silence`` is called once with the seconds waited, on the caller's thread.
     """
     q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=256)
     stop = threading.Event()
@@ -311,6 +371,7 @@ def with_heartbeats(
             q.put(("error", e))
 
     th = threading.Thread(target=pump, name="source", daemon=True)
+    asked = time.monotonic()
     th.start()
     last: StreamFrame | None = None
     fed_t = float("-inf")
@@ -320,6 +381,10 @@ def with_heartbeats(
                 kind, item = q.get(timeout=every)
             except queue.Empty:
                 if last is None:
+                    waited = time.monotonic() - asked
+                    if on_silence is not None and waited >= silence_s:
+                        on_silence(waited)
+                        on_silence = None
                     continue
                 now = time.time()
                 st = last.state
@@ -676,6 +741,9 @@ class LiveSummary(BaseModel):
     states_skipped: int = 0  # states the monitor refused (each named on the console)
     feed_lost: int = 0  # times the camera feed dropped (TableState.feed_lost; each said on the console)
     feed_lost_s: float = 0.0  # footage seconds without a picture over those drops (to the last state)
+    # wall seconds the watch waited for the camera's first picture, where none came within
+    # ``FIRST_PICTURE_S`` (a camera not there at the start; to the end, if it never came); else None
+    no_picture_at_start_s: float | None = None
     view_moved: int = 0  # times the camera's view was seen moved (TableState.view_moved_px)
     camera_file: str | None = None  # the camera's own events (CameraEvent lines), where there were any
 
@@ -846,12 +914,14 @@ def run_live(
     ev_dir = evidence_dir or alerts_path.parent / (alerts_path.stem + "-evidence")
     # a video SOURCE gives the evidence pictures with --states, and any the frame cache no longer holds
     video = Path(source) if Path(source).suffix.lower() in _VIDEO_SUFFIXES else None
+    said_as = redacted(source)  # a stream URL's credentials never shown nor recorded
+    name = said_as if "://" in source else (Path(source).name or source)  # the records' source
     live_source = states is None and (source.isdigit() or "://" in source)
     realtime_source = live_source or realtime  # a camera, or a file played at its pace
     proc = StreamProcessor(
         layout,
         monitor,
-        source_name=Path(source).name or source,
+        source_name=name,
         evidence_dir=ev_dir,
         evidence_base=alerts_path.parent,
         writer=writer,
@@ -863,8 +933,9 @@ def run_live(
         alerts_path.with_name(alerts_path.stem + ".camera.jsonl"),
         ev_dir,
         layout,
-        Path(source).name or source,
+        name,
     )
+    waiting = _FirstPicture(camera_log, console, said_as, sender)
     interrupted = False
     skipped = 0
     drops: list[list[float]] = []  # [lost at, back at (or the latest time seen)] of each drop of the feed
@@ -896,24 +967,31 @@ def run_live(
         if heartbeat and realtime_source:
             # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
             frames = with_heartbeats(
-                frames, every=heartbeat, lag=0.3 if states is None else 0.02, speed=speed
+                frames,
+                every=heartbeat,
+                lag=0.3 if states is None else 0.02,
+                speed=speed,
+                on_silence=waiting.silent,
+                silence_s=FIRST_PICTURE_S,
             )
         feed_lost = False
         last_camera: TableState | None = None
         size: tuple[int, int] | None = None
         for fr in frames:
+            if waiting.since is not None and not fr.heartbeat:
+                waiting.came(fr.state, fr.image)
             if fr.image is not None and fr.image.shape[1::-1] != size:
                 size = fr.image.shape[1::-1]
                 note = _coarse_camera_note(layout, size)
                 if note:
-                    console.print(f"[yellow]{source}: {note}[/]")
+                    console.print(f"[yellow]{said_as}: {note}[/]")
             if not fr.heartbeat:
                 for change in camera_changes(last_camera, fr.state):
                     rec = camera_log.add(change, fr.state, fr.image)  # on disk before it is shown
                     if sender is not None:
                         sender.send(rec)
                     pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
-                    console.print(f"[{'red' if change.trouble else 'green'}]{source}: {change.note}[/]{pic}")
+                    console.print(f"[{'red' if change.trouble else 'green'}]{said_as}: {change.note}[/]{pic}")
                 if fr.state.feed_lost and not feed_lost:
                     drops.append([fr.state.t, fr.state.t])
                 elif feed_lost and not fr.state.feed_lost:
@@ -927,7 +1005,7 @@ def run_live(
                 and fr.state.t < proc.last.state.t
                 and states is None
             ):
-                console.print(f"[dim]{source}: a new clip starts (time went back to {fr.state.t:.3f} s)[/]")
+                console.print(f"[dim]{said_as}: a new clip starts (time went back to {fr.state.t:.3f} s)[/]")
                 proc.restart(factory(layout))
             try:
                 proc.feed(fr)
@@ -958,7 +1036,7 @@ def run_live(
             for was, h in old.items():
                 signal.signal(was, h)
     return LiveSummary(
-        source=source,
+        source=said_as,
         frames=proc.frames,
         alerts=len(proc.alerts),
         review=sum(a.status == "review" for a in proc.alerts),
@@ -971,5 +1049,6 @@ def run_live(
         feed_lost=len(drops),
         feed_lost_s=round(sum(b - a for a, b in drops), 3),
         view_moved=sum(e.kind == "view_moved" for e in camera_log.events),
+        no_picture_at_start_s=waiting.unseen_s(),
         camera_file=str(camera_log.path) if camera_log.events else None,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -702,3 +703,90 @@ def test_live_says_when_the_picture_shows_the_cards_too_coarsely() -> None:
     assert live_mod._coarse_camera_note(lay, (1920, 1080)) == ""
     note = live_mod._coarse_camera_note(lay, (1280, 720))
     assert "1280x720 picture shows the card areas at 0.80-0.83 px per felt mm, under 1" in note
+
+
+def test_heartbeats_say_once_when_no_first_picture_comes_in_time() -> None:
+    import time as _time
+
+    from compliance.live import with_heartbeats
+
+    s = clip_states(pattern=(False,))
+
+    def late(delay: float) -> Iterator[StreamFrame]:
+        _time.sleep(delay)
+        yield StreamFrame(s[1])
+        _time.sleep(0.3)  # a quiet spell after the first picture is no silence to say
+        yield StreamFrame(s[2])
+
+    said: list[float] = []
+    got = list(with_heartbeats(late(0.4), every=0.02, on_silence=said.append, silence_s=0.15))
+    assert len(said) == 1 and 0.15 <= said[0] < 0.4
+    assert [f.state.frame for f in got if not f.heartbeat] == [s[1].frame, s[2].frame]
+    said.clear()
+    list(with_heartbeats(late(0.0), every=0.02, on_silence=said.append, silence_s=0.15))
+    assert said == []
+
+
+def _live_on_a_late_camera(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, states: list[TableState], delay: float
+) -> tuple[LiveSummary, str, list[CameraEvent]]:
+    """``run_live`` on a camera whose first state comes ``delay`` s after the watch asks for it."""
+    import time as _time
+
+    from rich.console import Console
+
+    def late_camera(*_a: Any, **_k: Any) -> Iterator[StreamFrame]:
+        _time.sleep(delay)
+        for st in states:
+            yield StreamFrame(st, None, _time.time())
+
+    monkeypatch.setattr(live_mod, "stream_frames", late_camera)
+    monkeypatch.setattr(live_mod, "FIRST_PICTURE_S", 0.2)
+    con = Console(record=True, width=200, force_terminal=False)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    lay = write_layout(tmp_path / "layout.yaml")
+    s = run_live(
+        "rtsp://admin:s3cret@cam1/table",
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        view=False,
+        console=con,
+        monitor_factory=fake_factory,
+        heartbeat=0.02,
+    )
+    path = tmp_path / "a.camera.jsonl"
+    log = [CameraEvent.model_validate_json(x) for x in path.read_text().splitlines()] if path.exists() else []
+    return s, con.export_text(), log
+
+
+def test_a_camera_not_there_at_the_start_is_recorded_as_the_table_unwatched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live watch whose camera gives no picture for its first seconds (booting, the network down)
+    leaves the table unwatched as a dropped feed does: the camera log says so when the wait passes
+    ``FIRST_PICTURE_S`` (t 0, frame 0, no picture), and again with the first picture."""
+    states = clip_states(pattern=(False,))
+    s, text, log = _live_on_a_late_camera(tmp_path, monkeypatch, states, 0.6)
+    assert [(e.kind, e.trouble, e.frame, e.t) for e in log] == [
+        ("feed_lost", True, 0, 0.0),
+        ("feed_back", False, states[0].frame, states[0].t),
+    ]
+    assert log[0].evidence is None and log[0].logged_at < log[1].logged_at
+    assert re.search(r"no picture from the camera \d+ s after the watch started", log[0].note)
+    assert "first picture came" in log[1].note and "no picture from the camera" in text
+    assert s.no_picture_at_start_s is not None and 0.6 <= s.no_picture_at_start_s < 5.0
+    assert s.camera_file == str(tmp_path / "a.camera.jsonl") and s.frames == len(states)
+    # the camera's credentials (in its URL) are in no line shown or written
+    assert "s3cret" not in text and "s3cret" not in (tmp_path / "a.camera.jsonl").read_text()
+    assert s.source == "rtsp://admin:***@cam1/table" and log[0].source == s.source
+    # a camera there at once: nothing said
+    s, _, log = _live_on_a_late_camera(tmp_path / "b", monkeypatch, states, 0.0)
+    assert log == [] and s.no_picture_at_start_s is None
+
+
+def test_a_camera_that_never_gives_a_picture_is_recorded_to_the_end_of_the_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s, _, log = _live_on_a_late_camera(tmp_path, monkeypatch, [], 0.5)
+    assert [e.kind for e in log] == ["feed_lost"] and s.frames == 0
+    assert s.no_picture_at_start_s is not None and s.no_picture_at_start_s >= 0.5

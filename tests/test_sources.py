@@ -407,3 +407,32 @@ def test_prepare_runs_on_each_decoded_frame_of_a_file_in_the_reading_thread(tmp_
         assert any(f.image is None for f in got) and any(f.image is not None for f in got)
         assert all(f.prepared == float(f.image.mean()) for f in got if f.image is not None)
         assert threads == ({"read-ahead"} if ahead else {threading.current_thread().name})
+
+
+def test_a_stream_urls_credentials_are_never_shown() -> None:
+    """IP cameras are opened with their credentials in the URL: the log, the frames' clip name and the
+    records say the URL with the password and any secret query parameter replaced by ***."""
+    from vision.sources import redacted
+
+    assert (
+        redacted("rtsp://admin:s3cret@10.0.0.5:554/Streaming/101")
+        == "rtsp://admin:***@10.0.0.5:554/Streaming/101"
+    )
+    assert redacted("rtsp://admin@cam/live") == "rtsp://admin@cam/live"  # no password: nothing hidden
+    assert (
+        redacted("http://cam/video.cgi?user=admin&pwd=s3cret&res=hd")
+        == "http://cam/video.cgi?user=admin&pwd=***&res=hd"
+    )
+    assert redacted("http://u:p%40ss@cam:8080/mjpg?token=abc") == "http://u:***@cam:8080/mjpg?token=***"
+    assert redacted("rtsp://cam/live") == "rtsp://cam/live"
+    assert redacted("rtsp://[bad") == "rtsp://***"  # not splittable: nothing of it shown
+    assert redacted("footage/s01.mp4") == "footage/s01.mp4" and redacted(0) == "0"
+
+
+def test_a_stream_that_will_not_open_says_so_without_its_password(caplog: pytest.LogCaptureFixture) -> None:
+    url = "rtsp://admin:s3cret@10.0.0.5/live"
+    _FakeCap.opened = 0
+    with caplog.at_level(logging.WARNING, logger="vision.sources"), pytest.raises(SourceError) as err:
+        list(iter_frames(url, reconnect_tries=1, opener=lambda t: _FakeCap(t, []), sleep=lambda _s: None))
+    assert "s3cret" not in str(err.value) and "rtsp://admin:***@10.0.0.5/live" in str(err.value)
+    assert caplog.records and not any("s3cret" in r.getMessage() for r in caplog.records)

@@ -33,6 +33,7 @@ __all__ = [
     "SourceError",
     "iter_frames",
     "read_first_frame",
+    "redacted",
 ]
 
 _log = logging.getLogger("vision.sources")
@@ -60,6 +61,42 @@ class Frame(NamedTuple):
 
 def _is_url(s: str) -> bool:
     return "://" in s
+
+
+# a stream URL's query parameters that carry a secret (cameras' CGI streams: ...?user=u&pwd=p)
+_SECRET_PARAMS = frozenset(
+    {"password", "passwd", "pass", "pwd", "token", "key", "secret", "auth", "signature"}
+)
+
+
+def redacted(source: str | Path | int) -> str:
+    """``source`` as it may be shown and recorded: a stream URL's password (``rtsp://user:pw@host``)
+    and any secret query parameter (``?pwd=...``, ``&token=...``) replaced by ``***``. IP cameras are
+    commonly opened with their credentials in the URL; they must not reach the console, the logs or
+    the records. Anything not a URL is as given."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    text = str(source)
+    if not _is_url(text):
+        return text
+    try:
+        parts = urlsplit(text)
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, host = netloc.rsplit("@", 1)
+            user = userinfo.split(":", 1)[0]
+            netloc = f"{user}:***@{host}" if ":" in userinfo else f"{user}@{host}"
+        query = parts.query
+        if query:
+            pairs = parse_qsl(query, keep_blank_values=True)
+            if any(k.lower() in _SECRET_PARAMS for k, _ in pairs):
+                query = urlencode(
+                    [(k, "***" if k.lower() in _SECRET_PARAMS else v) for k, v in pairs], safe="*"
+                )
+        return urlunsplit(parts._replace(netloc=netloc, query=query))
+    except ValueError:  # not a URL urllib can split: shown as a URL, its secrets unknown
+        scheme = text.split("://", 1)[0]
+        return f"{scheme}://***"
 
 
 def iter_frames(
@@ -110,7 +147,8 @@ def iter_frames(
         )
         return
     if isinstance(source, str) and _is_url(source):
-        yield from _live(source, source, open_cap, reconnect_tries, backoff_s, max_backoff_s, clock, sleep)
+        name = redacted(source)  # what the log and the frames say: no credentials
+        yield from _live(source, name, open_cap, reconnect_tries, backoff_s, max_backoff_s, clock, sleep)
         return
     path = Path(source)
     if path.is_dir():
@@ -382,4 +420,4 @@ def read_first_frame(source: str | Path) -> np.ndarray:
     for f in iter_frames(source):
         if f.image is not None:
             return f.image
-    raise SourceError(f"{source}: no frame")
+    raise SourceError(f"{redacted(source)}: no frame")
