@@ -248,6 +248,20 @@ def _record_kind(record: BaseModel) -> str:
     return "alert" if isinstance(record, Alert) else "camera"
 
 
+def _basic_auth(url: str) -> tuple[str, str | None]:
+    """``url`` without its userinfo, and the HTTP basic ``Authorization`` value it gave (None: none)."""
+    import base64
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, host = parts.netloc.rsplit("@", 1)
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
+    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+
+
 class WebhookSender:
     """POSTs alerts as JSON to a URL from a background thread; undeliverable ones go to a dead letter.
 
@@ -266,9 +280,14 @@ class WebhookSender:
         backoff: float = 0.5,
         max_queue: int = 1000,
     ) -> None:
+        from vision.sources import redacted
+
         if not url.startswith(("http://", "https://")):
-            raise ValueError(f"webhook URL must start with http:// or https://, got {url!r}")
-        self.url = url
+            raise ValueError(f"webhook URL must start with http:// or https://, got {redacted(url)!r}")
+        # credentials in the URL (https://user:pw@host/...) are sent as HTTP basic auth, as curl
+        # does (urllib would take them for the host), and are never logged nor dead-lettered
+        self.url, self._auth = _basic_auth(url)
+        self.shown_url = redacted(url)
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -291,10 +310,10 @@ class WebhookSender:
         self.failed += 1
         kind = _record_kind(record)
         what = f"alert {record.alert_id}" if isinstance(record, Alert) else f"{kind} record"
-        _log.warning("webhook %s: %s not delivered: %s", self.url, what, error)
+        _log.warning("webhook %s: %s not delivered: %s", self.shown_url, what, error)
         self._dead.append(
             {
-                "url": self.url,
+                "url": self.shown_url,
                 "error": error,
                 "failed_at": time.time(),
                 kind: record.model_dump(mode="json"),
@@ -308,10 +327,12 @@ class WebhookSender:
             headers={"Content-Type": "application/json", "X-Paigow-Record": _record_kind(record)},
             method="POST",
         )
+        if self._auth is not None:
+            req.add_header("Authorization", self._auth)
         with urllib.request.urlopen(req, timeout=self.timeout) as resp:
             status = int(resp.status)
             if status >= 300:
-                raise urllib.error.HTTPError(self.url, status, "unexpected status", resp.headers, None)
+                raise urllib.error.HTTPError(self.shown_url, status, "unexpected status", resp.headers, None)
 
     def _run(self) -> None:
         while True:

@@ -110,9 +110,12 @@ class _Hook(http.server.BaseHTTPRequestHandler):
     bodies: ClassVar[list[dict[str, object]]] = []
     headers_seen: ClassVar[list[str]] = []
 
+    auth_seen: ClassVar[list[str | None]] = []
+
     def do_POST(self) -> None:
         n = int(self.headers["Content-Length"])
         type(self).headers_seen.append(str(self.headers.get("X-Paigow-Record")))
+        type(self).auth_seen.append(self.headers.get("Authorization"))
         type(self).bodies.append(json.loads(self.rfile.read(n)))
         self.send_response(type(self).status)
         self.end_headers()
@@ -123,7 +126,7 @@ class _Hook(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hook_server() -> Iterator[tuple[str, type[_Hook]]]:
-    handler = type("H", (_Hook,), {"bodies": [], "headers_seen": [], "status": 200})
+    handler = type("H", (_Hook,), {"bodies": [], "headers_seen": [], "auth_seen": [], "status": 200})
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     th = threading.Thread(target=srv.serve_forever, daemon=True)
     th.start()
@@ -229,3 +232,28 @@ def test_torn_tail_longer_than_the_read_chunk_is_cut_exactly(tmp_path: Path) -> 
         assert p.read_bytes() == good
         w.write(_alert(2))
     assert [a.round for a in read_alerts(p)] == [1, 2]
+
+
+def test_webhook_credentials_in_the_url_are_sent_as_basic_auth_and_never_written(
+    tmp_path: Path, hook_server: tuple[str, type[_Hook]], caplog: pytest.LogCaptureFixture
+) -> None:
+    import base64
+
+    url, handler = hook_server
+    with_auth = url.replace("http://", "http://surv:pa%3Ass@") + "?token=t0k3n"
+    s = WebhookSender(with_auth, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01)
+    s.send(_alert(1))
+    s.close(drain_timeout=5)
+    assert s.delivered == 1 and handler.bodies[0]["round"] == 1
+    assert handler.auth_seen == ["Basic " + base64.b64encode(b"surv:pa:ss").decode()]
+    handler.status = 500  # undelivered: the log line and the dead letter name the URL, not its secrets
+    s = WebhookSender(with_auth, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01)
+    with caplog.at_level("WARNING"):
+        s.send(_alert(2))
+        s.close(drain_timeout=5)
+    dead = (tmp_path / "dead.jsonl").read_text()
+    assert (
+        json.loads(dead.splitlines()[0])["url"] == url.replace("http://", "http://surv:***@") + "?token=***"
+    )
+    for text in (dead, caplog.text):
+        assert "pa%3Ass" not in text and "pa:ss" not in text and "t0k3n" not in text
