@@ -82,6 +82,18 @@ class Alert(BaseModel):
     # wall clock when the frame showing the breach arrived (on a real-time feed: the feed's clock offset
     # plus the frame's t); for latency figures only
     frame_arrived_at: float | None = None
+    # On a live feed (a camera or stream, or a file played with --realtime, as if live): the local
+    # clock time the frame showing the breach was taken, ISO 8601 with its UTC offset, to the
+    # millisecond (the feed's clock offset plus ``t``: what surveillance pulls the recorder's footage
+    # by). None on recorded footage, whose ``timecode`` is the recording's own.
+    clock: str | None = None
+
+
+def clock_time(unix_s: float) -> str:
+    """Unix seconds as local time, ISO 8601 with the UTC offset, to the millisecond."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(unix_s).astimezone().isoformat(timespec="milliseconds")
 
 
 def timecode(t: float) -> str:

@@ -148,8 +148,11 @@ def draw_evidence(
     state: TableState | None = None,
     image: np.ndarray | None = None,
     table_id: str = "",
+    clock: str | None = None,
 ) -> np.ndarray:
-    """The evidence picture: the frame (or a drawing of the state) with the zones concerned marked."""
+    """The evidence picture: the frame (or a drawing of the state) with the zones concerned marked;
+    ``clock`` (``Alert.clock``, a live feed's): the frame's clock time, in the header beside its
+    footage time."""
     import cv2
 
     from compliance.alerts import timecode
@@ -202,7 +205,7 @@ def draw_evidence(
     who = "dealer/table" if finding.seat is None else f"seat {finding.seat}"
     lines = [
         f"{table_id} round {finding.round} {who}  {finding.check_id.value}  "
-        f"{timecode(finding.t)} (frame {finding.frame})",
+        f"{timecode(finding.t)} (frame {finding.frame})" + (f"  at {clock[:23]}" if clock else ""),
     ]
     if finding.expected:
         lines += textwrap.wrap("expected: " + finding.expected, 110)

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from compliance.alerts import Alert, AlertWriter, WebhookSender, _DurableJsonl, make_alert, timecode
+from compliance.alerts import (
+    Alert,
+    AlertWriter,
+    WebhookSender,
+    _DurableJsonl,
+    clock_time,
+    make_alert,
+    timecode,
+)
 from compliance.events import Event, EventKind, Finding, RoundRecord
 from vision.layout import TableLayout
 from vision.sources import redacted
@@ -297,7 +305,8 @@ class _CameraLog:
         ev: str | None = None
         if image is not None:
             header = (
-                f"{self.layout.table_id}  camera: {change.kind}  {timecode(state.t)} (frame {state.frame})"
+                f"{self.layout.table_id}  camera: {change.kind}  {clock_time(time.time())[:23]}  "
+                f"{timecode(state.t)} (frame {state.frame})"
             )
             pic = draw_camera_evidence(
                 self.layout, image, header, change.note, zones=change.kind.startswith("view")
@@ -628,6 +637,8 @@ class StreamProcessor:
             detected_frame=frame,
             frame_arrived_at=self._breach_arrival(f, i),
         )
+        if self._realtime and self._offset != float("inf"):  # a live feed: the breach frame's clock time
+            alert = alert.model_copy(update={"clock": clock_time(self._offset + f.t)})
         if alert.alert_id in self._seen:  # the same finding raised twice: one alert
             return None
         self._seen.add(alert.alert_id)
@@ -640,6 +651,7 @@ class StreamProcessor:
                 state=self._state_at(f.frame),
                 image=self._image_at(f.frame),
                 table_id=self.layout.table_id,
+                clock=alert.clock,
             )
             path = self.evidence_dir / name
             write_evidence(path, pic)
@@ -825,7 +837,7 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
             al.add_column(c, overflow="fold")
         for a in rows:
             al.add_row(
-                a.timecode,
+                _when(a),
                 str(a.round),
                 "-" if a.seat is None else str(a.seat),
                 f"[{colour}]{a.check_id.value}[/]",
@@ -835,6 +847,14 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
             )
         tables.append(al)
     return Group(head, grid, *tables)
+
+
+def _when(a: Alert) -> str:
+    """An alert's time as surveillance is shown it: on a live feed the clock time of the breach frame
+    (local, to the millisecond) with the footage time after it, else the footage time."""
+    if a.clock is None:
+        return a.timecode
+    return f"{a.clock[11:23]} ({a.timecode})"
 
 
 def _coarse_camera_note(layout: TableLayout, size: tuple[int, int]) -> str:
@@ -906,7 +926,7 @@ def run_live(
             else f"[yellow]REVIEW[/] [dim](conf. {a.confidence:.2f})[/]"
         )
         console.print(
-            f"{tag} {a.timecode} {a.table_id} round {a.round} {who} "
+            f"{tag} {_when(a)} {a.table_id} round {a.round} {who} "
             f"{a.check_id.value}: expected {a.expected or '-'}; observed {a.observed or '-'}"
             f" [dim]({a.evidence or 'no picture'})[/]"
         )

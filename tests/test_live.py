@@ -22,7 +22,7 @@ from test_audit_support import (
 from typer.testing import CliRunner
 
 import compliance.live as live_mod
-from compliance.alerts import Alert, read_alerts, timecode
+from compliance.alerts import Alert, clock_time, read_alerts, timecode
 from compliance.cli import app
 from compliance.events import CheckId
 from compliance.live import (
@@ -72,6 +72,7 @@ def test_live_command_on_ground_truth_states(tmp_path: Path, fake_engine: None) 
     assert "ALERT" in r.output and "2 alert(s)" in r.output
     for a in got:
         assert a.evidence is not None and (alerts.parent / a.evidence).is_file()
+        assert a.clock is None  # a recording's states: its timecode is the recording's own
         assert a.table_id == "T1" and a.timecode.startswith("00:00:")
         assert a.frame_arrived_at is not None and a.raised_at >= a.frame_arrived_at
 
@@ -413,6 +414,14 @@ def test_live_realtime_alert_comes_before_the_next_change(tmp_path: Path) -> Non
     nxt = min(st.t for st in states if st.t > a.t)
     assert a.detected_t < nxt
     assert a.frame_arrived_at is not None and a.raised_at - a.frame_arrived_at < 1.0
+    # a live feed's alert says the clock time its breach frame was taken, for pulling the recorder's
+    # footage: local, with its UTC offset, within the pipeline's delay of when the frame came
+    from datetime import datetime
+
+    assert a.clock is not None and a.clock == clock_time(a.frame_arrived_at)
+    taken = datetime.fromisoformat(a.clock)
+    assert taken.tzinfo is not None and abs(taken.timestamp() - a.frame_arrived_at) < 0.001
+    assert abs(taken.timestamp() - a.raised_at) < 1.0
 
 
 def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
@@ -790,3 +799,22 @@ def test_a_camera_that_never_gives_a_picture_is_recorded_to_the_end_of_the_watch
     s, _, log = _live_on_a_late_camera(tmp_path, monkeypatch, [], 0.5)
     assert [e.kind for e in log] == ["feed_lost"] and s.frames == 0
     assert s.no_picture_at_start_s is not None and s.no_picture_at_start_s >= 0.5
+
+
+def test_a_live_alert_is_shown_at_its_clock_time_then_its_footage_time() -> None:
+    a = Alert(
+        alert_id="x",
+        table_id="T1",
+        source="cam",
+        round=3,
+        check_id=CheckId.DEALER_REVEAL_EARLY,
+        rule="r",
+        t=12.5,
+        frame=312,
+        timecode=timecode(12.5),
+        detected_t=13.0,
+        detected_frame=325,
+    )
+    assert live_mod._when(a) == "00:00:12.500"
+    a = a.model_copy(update={"clock": "2026-12-03T14:32:05.120+01:00"})
+    assert live_mod._when(a) == "14:32:05.120 (00:00:12.500)"
