@@ -240,6 +240,7 @@ class CameraEvent(BaseModel):
     note: str
     logged_at: float  # wall clock (seconds since the epoch) when it was written
     evidence: str | None = None  # the picture, relative to the camera log's folder
+    clock: str | None = None  # logged_at as local time, ISO 8601 with its UTC offset (``clock_time``)
 
 
 # a live watch that has had no picture this many wall seconds after it asked the camera for one says
@@ -303,9 +304,10 @@ class _CameraLog:
         from compliance.evidence import draw_camera_evidence, write_evidence
 
         ev: str | None = None
+        now = time.time()
         if image is not None:
             header = (
-                f"{self.layout.table_id}  camera: {change.kind}  {clock_time(time.time())[:23]}  "
+                f"{self.layout.table_id}  camera: {change.kind}  {clock_time(now)[:23]}  "
                 f"{timecode(state.t)} (frame {state.frame})"
             )
             pic = draw_camera_evidence(
@@ -327,8 +329,9 @@ class _CameraLog:
             frame=state.frame,
             moved_px=state.view_moved_px if change.kind == "view_moved" else None,
             note=change.note,
-            logged_at=time.time(),
+            logged_at=now,
             evidence=ev,
+            clock=clock_time(now),
         )
         if self._out is None:
             self._out = _DurableJsonl(self.path)  # the file exists only once there is something to say

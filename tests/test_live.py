@@ -781,6 +781,7 @@ def test_a_camera_not_there_at_the_start_is_recorded_as_the_table_unwatched(
         ("feed_back", False, states[0].frame, states[0].t),
     ]
     assert log[0].evidence is None and log[0].logged_at < log[1].logged_at
+    assert log[0].clock == clock_time(log[0].logged_at)  # the shift's record, readable
     assert re.search(r"no picture from the camera \d+ s after the watch started", log[0].note)
     assert "first picture came" in log[1].note and "no picture from the camera" in text
     assert s.no_picture_at_start_s is not None and 0.6 <= s.no_picture_at_start_s < 5.0
