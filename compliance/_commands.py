@@ -274,8 +274,52 @@ def evaluate(
     console.print("[green]all targets met[/]")
 
 
+def verify(
+    audit_dir: Annotated[Path, typer.Argument(help="An audit output folder (from paigow-monitor audit).")],
+) -> None:
+    """Check an audit's records against what they were made of: each clip's footage, states and layout,
+    and each evidence picture, hashed again and matched to the sha256 its result.json recorded; exit 1
+    on any change, 2 when there is nothing to check."""
+    from compliance._provenance import verify_clip
+    from compliance.reports import CLIPS_DIR, load_clip_reports
+
+    reports, errors = load_clip_reports(audit_dir)
+    for line in errors:
+        typer.echo(f"error: {line}", err=True)
+    if not reports:
+        typer.echo(f"error: {audit_dir}: no clip records to check (clips/*/result.json)", err=True)
+        raise typer.Exit(2)
+    changed = unrecorded = 0
+    for rep in reports:
+        if rep.provenance is None or rep.status != "ok":
+            unrecorded += 1
+            why = (
+                "no provenance recorded (audited before it was)"
+                if rep.status == "ok"
+                else "failed in the audit"
+            )
+            typer.echo(f"{rep.clip}: {why}: not checked")
+            continue
+        problems = verify_clip(audit_dir / CLIPS_DIR / rep.clip, rep.provenance)
+        if problems:
+            changed += 1
+            typer.echo(f"{rep.clip}: CHANGED since the audit of {rep.provenance.finished_at}")
+            for line in problems:
+                typer.echo(f"  {line}")
+        else:
+            n = len(rep.provenance.inputs) + len(rep.provenance.evidence)
+            typer.echo(f"{rep.clip}: as audited ({n} files match, {rep.provenance.software})")
+    checked = len(reports) - unrecorded
+    typer.echo(
+        f"{len(reports)} clip(s): {checked - changed} as audited, {changed} changed, {unrecorded} not checked"
+    )
+    if changed or errors:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     """Add the compliance commands to the main app."""
     app.command("live")(live)
     app.command("audit")(audit)
     app.command("evaluate")(evaluate)
+    app.command("verify")(verify)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compliance._provenance import clip_provenance
 from compliance.events import ClipTruth
 from compliance.live import (
     MonitorFactory,
@@ -275,6 +276,7 @@ def _report_progress(clip: str, footage_s: float) -> None:
 def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None = None) -> ClipReport:
     """Audit one clip; write ``clips/<clip>/`` (result.json, report.html, evidence/) atomically."""
     start = time.perf_counter()
+    began = time.time()
     clips = out / CLIPS_DIR
     clips.mkdir(parents=True, exist_ok=True)
     tmp = clips / f".{job.clip}.tmp-{os.getpid()}"
@@ -340,6 +342,15 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         rep.last_frame = last_frame
         shutil.rmtree(tmp / "evidence", ignore_errors=True)
     rep.wall_s = time.perf_counter() - start
+    try:
+        rep.provenance = clip_provenance(
+            inputs=[job.video, job.states if job.mode == "states" else None, rep.layout],
+            vision=job.mode == "vision" and rep.status == "ok",
+            clip_dir=tmp,
+            started=began,
+        )
+    except OSError as e:  # an input gone mid-audit: the record says so rather than lose the clip
+        rep.error = rep.error or f"provenance: {e}"
     if rep.status == "ok":
         atomic_write_text(tmp / "report.html", clip_html(rep))
     atomic_write_text(tmp / "result.json", rep.model_dump_json(indent=1))

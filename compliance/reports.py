@@ -47,6 +47,21 @@ REPORT_VERSION = 1
 CLIPS_DIR = "clips"
 
 
+class Provenance(BaseModel):
+    """What a clip's audit was made of and by (``compliance._provenance``): filed beside its findings,
+    it says which recording was audited, by its bytes, and lets ``paigow-monitor verify`` show that neither
+    the inputs nor the evidence pictures have changed since."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    started_at: str  # local clock time, ISO 8601 with its UTC offset
+    finished_at: str
+    software: str  # "paigow-monitor 0.1.0 (git <commit>)"
+    inputs: dict[str, str] = Field(default_factory=dict)  # the footage, states, layout: path -> sha256
+    models: dict[str, str] = Field(default_factory=dict)  # the camera's models read with: file -> sha256
+    evidence: dict[str, str] = Field(default_factory=dict)  # each picture (relative to the clip) -> sha256
+
+
 class ClipReport(BaseModel):
     """The audit of one clip, as written to ``clips/<clip>/result.json``."""
 
@@ -77,6 +92,9 @@ class ClipReport(BaseModel):
     # the camera's own trouble, in order (compliance.live.camera_changes): its view moved or back in
     # place, a live feed lost or back. Findings made while the view has moved are review items.
     camera: list[str] = Field(default_factory=list)
+    # the inputs', the models' and the evidence pictures' sha256, the software, when (None: records
+    # written before there was one)
+    provenance: Provenance | None = None
 
 
 class BatchSummary(BaseModel):
@@ -294,6 +312,24 @@ def _resolution_row(rep: ClipReport) -> list[tuple[list[str], str]]:
     return [(["card areas", _e(text)], "")]
 
 
+def _provenance_html(prov: Provenance) -> str:
+    rows = [
+        (["audited", _e(f"{prov.started_at} to {prov.finished_at}")], ""),
+        (["software", _e(prov.software)], ""),
+        *(
+            (["input " + _e(name), f"<span class=mono>sha256 {digest}</span>"], "")
+            for name, digest in prov.inputs.items()
+        ),
+        *(
+            (["model " + _e(name), f"<span class=mono>sha256 {digest}</span>"], "")
+            for name, digest in prov.models.items()
+        ),
+        (["evidence pictures", f"{len(prov.evidence)}, each hashed in result.json"], ""),
+    ]
+    note = "<p>Check that nothing has changed since: <span class=mono>paigow-monitor verify REPORT</span></p>"
+    return "<h2>Provenance</h2>" + _table(["what", "sha256 / value"], rows) + note
+
+
 def clip_html(rep: ClipReport) -> str:
     """The self-contained HTML report of one clip (its pictures are relative files under evidence/)."""
     parts = [f"<h1>Audit of {_e(rep.clip)}</h1>"]
@@ -321,6 +357,8 @@ def clip_html(rep: ClipReport) -> str:
         notes = "".join(f"<li>{_e(n)}</li>" for n in rep.camera)
         parts.append(f"<h2>Camera</h2><ul class=fail>{notes}</ul>")
     parts.append(_findings_html(rep.findings))
+    if rep.provenance is not None:
+        parts.append(_provenance_html(rep.provenance))
     by_round: dict[int, list[Alert]] = {}
     for a in rep.findings:
         by_round.setdefault(a.round, []).append(a)

@@ -1,0 +1,92 @@
+"""An audit's provenance: the inputs', models' and evidence pictures' sha256 in each clip's record, and
+``paigow-monitor verify`` naming whatever has changed since."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from test_audit_support import fake_factory, make_clip
+from typer.testing import CliRunner
+
+import compliance.audit as audit_mod
+from compliance._provenance import camera_models, software
+from compliance.cli import app
+from compliance.reports import ClipReport
+
+runner = CliRunner()
+
+
+def _sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def audited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Two clips of ground-truth states audited (the fake engine flags round 2's early reveal)."""
+    monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
+    src = tmp_path / "footage"
+    make_clip(src, "a", pattern=(False, True))
+    make_clip(src, "b", pattern=(False,))
+    out = tmp_path / "report"
+    r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    return src, out
+
+
+def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    rep = ClipReport.model_validate_json((out / "clips/a/result.json").read_bytes())
+    prov = rep.provenance
+    assert prov is not None and prov.software == software() and "paigow-monitor" in prov.software
+    assert {Path(k).name: v for k, v in prov.inputs.items()} == {
+        "a.states.jsonl": _sha(src / "a.states.jsonl"),
+        "layout.yaml": _sha(src / "layout.yaml"),
+    }
+    assert prov.models == {}  # states replayed: no camera model read a card
+    (ev,) = [a.evidence for a in rep.findings]
+    assert prov.evidence == {ev: _sha(out / "clips/a" / ev)}
+    from datetime import datetime
+
+    began, ended = datetime.fromisoformat(prov.started_at), datetime.fromisoformat(prov.finished_at)
+    assert began.tzinfo is not None and began <= ended  # clock times with their UTC offset
+    html = (out / "clips/a/report.html").read_text()
+    assert "Provenance" in html and prov.inputs[next(iter(prov.inputs))] in html
+
+
+def test_verify_passes_an_untouched_audit_and_names_each_change(audited: tuple[Path, Path]) -> None:
+    src, out = audited
+    r = runner.invoke(app, ["verify", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "2 clip(s): 2 as audited, 0 changed, 0 not checked" in r.output
+    (src / "a.states.jsonl").write_text((src / "a.states.jsonl").read_text().replace('"t":', '"t": ', 1))
+    (ev,) = (out / "clips/a/evidence").iterdir()
+    ev.unlink()
+    r = runner.invoke(app, ["verify", str(out)])
+    assert r.exit_code == 1
+    assert "a: CHANGED since the audit" in r.output and "b: as audited" in r.output
+    assert "a.states.jsonl: changed (sha256" in r.output and f"evidence/{ev.name}: missing" in r.output
+    # a record from before provenance is said, not passed as checked
+    p = out / "clips/b/result.json"
+    p.write_text(
+        ClipReport.model_validate_json(p.read_bytes())
+        .model_copy(update={"provenance": None})
+        .model_dump_json()
+    )
+    r = runner.invoke(app, ["verify", str(out)])
+    assert "b: no provenance recorded (audited before it was): not checked" in r.output
+    assert "2 clip(s): 0 as audited, 1 changed, 1 not checked" in r.output
+
+
+def test_verify_of_a_folder_with_no_audit_is_an_error(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["verify", str(tmp_path)])
+    assert r.exit_code == 2 and "no clip records" in r.output
+
+
+def test_the_camera_models_are_the_shipped_files_by_their_bytes() -> None:
+    from vision.detector import DEFAULT_MODELS_DIR
+
+    got = camera_models()
+    assert set(got) == {"card_det.onnx", "card_cls.onnx", "card_cls_coarse.onnx", "card_body.onnx"}
+    assert all(v == _sha(DEFAULT_MODELS_DIR / k) for k, v in got.items())
