@@ -116,6 +116,14 @@ class BatchSummary(BaseModel):
     # clips whose picture showed the card areas under vision.zones.COARSE_CAMERA_PX_PER_MM: cards read
     # short of the per-card targets there, so more findings are review items (``coarse_note``)
     coarse: list[str] = Field(default_factory=list)
+    # the software each clip was audited by (``Provenance.software``), each once: one line where a
+    # batch was audited in one go; more where clips were added or audited again by another version
+    software: list[str] = Field(default_factory=list)
+
+
+def batch_software(reports: Sequence[ClipReport]) -> list[str]:
+    """The distinct ``Provenance.software`` of the clips, in the order first met."""
+    return list(dict.fromkeys(r.provenance.software for r in reports if r.provenance is not None))
 
 
 def coarse_clips(reports: Sequence[ClipReport]) -> list[str]:
@@ -459,6 +467,13 @@ def summary_html(reports: Sequence[ClipReport], errors: Sequence[str] = ()) -> s
     coarse = coarse_clips(reports)
     if coarse:
         parts.append(f"<p class=fail>{_e(coarse_note(len(coarse)))}: {_e(', '.join(coarse))}</p>")
+    made_by = batch_software(reports)
+    if made_by:
+        parts.append(
+            f"<p>Audited by {_e('; '.join(made_by))}. Each clip's record holds the sha256 of its footage, "
+            "layout, models and evidence pictures: check that none has changed since with "
+            "<span class=mono>paigow-monitor verify AUDIT_FOLDER</span>.</p>"
+        )
     if checks or doubts:
         parts.append(
             "<h2>Findings by check</h2>"
@@ -625,6 +640,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         alerts=sum(a.status == "alert" for r in ok for a in r.findings),
         review=sum(a.status == "review" for r in ok for a in r.findings),
         coarse=coarse_clips(reports),
+        software=batch_software(reports),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
     return reports, errors

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import compliance.audit as audit_mod
 from compliance._provenance import camera_models, software
 from compliance.cli import app
-from compliance.reports import ClipReport
+from compliance.reports import BatchSummary, ClipReport
 
 runner = CliRunner()
 
@@ -53,6 +53,8 @@ def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[
     assert began.tzinfo is not None and began <= ended  # clock times with their UTC offset
     html = (out / "clips/a/report.html").read_text()
     assert "Provenance" in html and prov.inputs[next(iter(prov.inputs))] in html
+    summary = BatchSummary.model_validate_json((out / "summary.json").read_text())
+    assert summary.software == [software()] and "paigow-monitor verify" in (out / "summary.html").read_text()
 
 
 def test_verify_passes_an_untouched_audit_and_names_each_change(audited: tuple[Path, Path]) -> None:
