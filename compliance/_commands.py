@@ -275,14 +275,37 @@ def evaluate(
 
 
 def verify(
-    audit_dir: Annotated[Path, typer.Argument(help="An audit output folder (from paigow-monitor audit).")],
+    audit_dir: Annotated[
+        Path,
+        typer.Argument(
+            help="An audit output folder (from paigow-monitor audit), or a live watch's alerts file "
+            "(its camera log beside it is checked too)."
+        ),
+    ],
 ) -> None:
     """Check an audit's records against what they were made of: each clip's footage, states and layout,
-    and each evidence picture, hashed again and matched to the sha256 its result.json recorded; exit 1
-    on any change, 2 when there is nothing to check."""
-    from compliance._provenance import verify_clip
+    and each evidence picture, hashed again and matched to the sha256 its result.json recorded (a live
+    watch's alerts file: each alert's and camera event's picture); exit 1 on any change, 2 when there
+    is nothing to check."""
+    from compliance._provenance import verify_clip, verify_records
+    from compliance.alerts import AlertFileError
     from compliance.reports import CLIPS_DIR, load_clip_reports
 
+    if audit_dir.is_file():
+        try:
+            checked, unrecorded, problems = verify_records(audit_dir)
+        except (AlertFileError, ValueError, OSError) as e:
+            typer.echo(f"error: {audit_dir}: {e}", err=True)
+            raise typer.Exit(2) from e
+        for line in problems:
+            typer.echo(line)
+        typer.echo(
+            f"{audit_dir}: {checked} picture(s) checked, {len(problems)} changed or gone, "
+            f"{unrecorded} with no sha256 recorded (written before there was one)"
+        )
+        if problems:
+            raise typer.Exit(1)
+        return
     reports, errors = load_clip_reports(audit_dir)
     for line in errors:
         typer.echo(f"error: {line}", err=True)

@@ -4,7 +4,9 @@ An auditor files a clip's findings as proof. The proof holds only if the record 
 was audited (its bytes, not its name: a file can be renamed or replaced), with which layout, by which
 software and which trained models, and which pictures were written as evidence. ``clip_provenance``
 gives that record (``reports.Provenance``); ``verify_clip`` checks a published clip folder against
-it (``paigow-monitor verify``): an input or a picture changed since is named.
+it (``paigow-monitor verify``): an input or a picture changed since is named. A live watch's records
+say each picture's sha256 as written (``Alert.evidence_sha256``, ``CameraEvent.evidence_sha256``):
+``verify_records`` checks an alerts file and the camera log beside it.
 """
 
 from __future__ import annotations
@@ -122,3 +124,35 @@ def _mismatch(path: Path, digest: str, what: str) -> list[str]:
         return [f"{what}: missing"]
     got = _sha256.__wrapped__(str(path.resolve()), 0, 0)  # read afresh: a check trusts no memory
     return [] if got == digest else [f"{what}: changed (sha256 {got[:16]}..., recorded {digest[:16]}...)"]
+
+
+def verify_records(alerts: Path) -> tuple[int, int, list[str]]:
+    """A live watch's alerts file, and its camera log beside it (``<stem>.camera.jsonl``) where there is
+    one: each record's evidence picture (relative to the file's folder) hashed again against the sha256
+    it recorded. Returns the pictures checked, those with no sha256 recorded (written before there was
+    one), and a line for each changed or gone."""
+    from compliance.alerts import read_alerts
+    from compliance.live import CameraEvent
+
+    records: list[tuple[str, str | None, str | None]] = [
+        (f"alert {a.alert_id}", a.evidence, a.evidence_sha256) for a in read_alerts(alerts)
+    ]
+    camera = alerts.with_name(alerts.stem + ".camera.jsonl")
+    if camera.is_file():
+        for i, line in enumerate(camera.read_text().splitlines(), start=1):
+            if line.strip():
+                ev = CameraEvent.model_validate_json(line)
+                records.append(
+                    (f"camera event {camera.name}:{i} ({ev.kind})", ev.evidence, ev.evidence_sha256)
+                )
+    checked = unrecorded = 0
+    problems: list[str] = []
+    for what, rel, digest in records:
+        if rel is None:
+            continue
+        if digest is None:
+            unrecorded += 1
+            continue
+        checked += 1
+        problems += _mismatch(alerts.parent / rel, digest, f"{what}: picture {rel}")
+    return checked, unrecorded, problems

@@ -78,6 +78,7 @@ class Alert(BaseModel):
     # written before there was a status are alerts.
     status: FindingStatus = "alert"
     evidence: str | None = None  # evidence picture, relative to the alerts file / report folder
+    evidence_sha256: str | None = None  # of the picture's bytes as written (``paigow-monitor verify``)
     raised_at: float = 0.0  # wall clock (Unix seconds) when raised: for latency only, never for checks
     # wall clock when the frame showing the breach arrived (on a real-time feed: the feed's clock offset
     # plus the frame's t); for latency figures only

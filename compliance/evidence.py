@@ -259,13 +259,20 @@ def draw_camera_evidence(
     return _under_bar(canvas, [header, *textwrap.wrap(note, 110)], scale, thick)
 
 
-def write_evidence(path: str | Path, picture: np.ndarray) -> None:
-    """Write a JPEG atomically (temp name, then rename): a reader never sees half a picture."""
+def write_evidence(path: str | Path, picture: np.ndarray) -> str:
+    """Write a JPEG atomically (temp name, then rename): a reader never sees half a picture. Returns
+    the sha256 of the bytes written (the record says it: the picture can be shown untouched)."""
+    import hashlib
+
     import cv2
 
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
-    if not cv2.imwrite(str(tmp), picture, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+    ok, jpeg = cv2.imencode(p.suffix or ".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
         raise OSError(f"{p}: could not write evidence picture")
+    data = jpeg.tobytes()
+    tmp.write_bytes(data)
     os.replace(tmp, p)
+    return hashlib.sha256(data).hexdigest()

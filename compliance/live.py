@@ -241,6 +241,7 @@ class CameraEvent(BaseModel):
     logged_at: float  # wall clock (seconds since the epoch) when it was written
     evidence: str | None = None  # the picture, relative to the camera log's folder
     clock: str | None = None  # logged_at as local time, ISO 8601 with its UTC offset (``clock_time``)
+    evidence_sha256: str | None = None  # of the picture's bytes as written (``paigow-monitor verify``)
 
 
 # a live watch that has had no picture this many wall seconds after it asked the camera for one says
@@ -304,6 +305,7 @@ class _CameraLog:
         from compliance.evidence import draw_camera_evidence, write_evidence
 
         ev: str | None = None
+        digest: str | None = None
         now = time.time()
         if image is not None:
             header = (
@@ -314,7 +316,7 @@ class _CameraLog:
                 self.layout, image, header, change.note, zones=change.kind.startswith("view")
             )
             path = self.evidence_dir / f"camera-{change.kind}-f{state.frame:07d}.jpg"
-            write_evidence(path, pic)
+            digest = write_evidence(path, pic)
             try:
                 ev = path.resolve().relative_to(self.path.parent.resolve()).as_posix()
             except ValueError:
@@ -331,6 +333,7 @@ class _CameraLog:
             note=change.note,
             logged_at=now,
             evidence=ev,
+            evidence_sha256=digest,
             clock=clock_time(now),
         )
         if self._out is None:
@@ -657,13 +660,15 @@ class StreamProcessor:
                 clock=alert.clock,
             )
             path = self.evidence_dir / name
-            write_evidence(path, pic)
+            digest = write_evidence(path, pic)
             base = self.evidence_base or self.evidence_dir
             try:
                 ev_rel = path.resolve().relative_to(base.resolve()).as_posix()
             except ValueError:
                 ev_rel = str(path)
-            alert = alert.model_copy(update={"evidence": ev_rel, "raised_at": time.time()})
+            alert = alert.model_copy(
+                update={"evidence": ev_rel, "evidence_sha256": digest, "raised_at": time.time()}
+            )
         if self.writer is not None:
             self.writer.write(alert)  # durable before it is shown
         self.alerts.append(alert)

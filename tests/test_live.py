@@ -701,6 +701,20 @@ def test_a_camera_event_is_written_with_its_picture_before_it_is_shown(tmp_path:
     assert np.abs(frame[5:15, 5:15] - 90).max() < 12  # elsewhere the frame as it was
     on_disk = CameraEvent.model_validate_json((tmp_path / "a.camera.jsonl").read_text())
     assert on_disk == rec
+    # the picture's sha256 as written, checked by ``verify`` from the alerts file the log sits beside
+    import hashlib
+
+    from compliance._provenance import verify_records
+
+    assert rec.evidence_sha256 == hashlib.sha256((tmp_path / rec.evidence).read_bytes()).hexdigest()
+    (tmp_path / "a.jsonl").write_text("")
+    assert verify_records(tmp_path / "a.jsonl") == (1, 0, [])
+    (tmp_path / rec.evidence).unlink()
+    assert verify_records(tmp_path / "a.jsonl") == (
+        1,
+        0,
+        [f"camera event a.camera.jsonl:1 (view_moved): picture {rec.evidence}: missing"],
+    )
 
 
 def test_live_says_when_the_picture_shows_the_cards_too_coarsely() -> None:

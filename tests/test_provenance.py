@@ -92,3 +92,36 @@ def test_the_camera_models_are_the_shipped_files_by_their_bytes() -> None:
     got = camera_models()
     assert set(got) == {"card_det.onnx", "card_cls.onnx", "card_cls_coarse.onnx", "card_body.onnx"}
     assert all(v == _sha(DEFAULT_MODELS_DIR / k) for k, v in got.items())
+
+
+def test_a_live_watchs_pictures_are_checked_against_the_sha256_each_record_says(tmp_path: Path) -> None:
+    from rich.console import Console
+    from test_audit_support import clip_states, write_layout, write_states
+
+    from compliance.alerts import read_alerts
+    from compliance.live import run_live
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True, True)))
+    alerts = tmp_path / "a.jsonl"
+    run_live(
+        "c",
+        lay,
+        alerts_path=alerts,
+        states=tmp_path / "c.states.jsonl",
+        view=False,
+        console=Console(record=True),
+        monitor_factory=fake_factory,
+    )
+    got = read_alerts(alerts)
+    assert len(got) == 2
+    for a in got:
+        assert a.evidence is not None and a.evidence_sha256 == _sha(tmp_path / a.evidence)
+    r = runner.invoke(app, ["verify", str(alerts)])
+    assert r.exit_code == 0, r.output
+    assert "2 picture(s) checked, 0 changed or gone" in r.output
+    pic = tmp_path / str(got[1].evidence)
+    pic.write_bytes(pic.read_bytes()[:-10])  # a picture cut short after the record was written
+    r = runner.invoke(app, ["verify", str(alerts)])
+    assert r.exit_code == 1 and f"alert {got[1].alert_id}: picture {got[1].evidence}: changed" in r.output
+    assert "2 picture(s) checked, 1 changed or gone" in r.output
