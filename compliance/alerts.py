@@ -261,6 +261,18 @@ def _record_kind(record: BaseModel) -> str:
     return "alert" if isinstance(record, Alert) else "camera"
 
 
+WEBHOOK_SECRET_ENV = "PAIGOW_WEBHOOK_SECRET"
+
+
+def sign(secret: bytes, timestamp: str, body: bytes) -> str:
+    """A webhook POST's ``X-Paigow-Signature``: ``sha256=`` and the hex HMAC-SHA256 of
+    ``<timestamp>.<body>`` under ``secret``. A receiver computes the same from the headers and the raw
+    body, compares with ``hmac.compare_digest``, and refuses a timestamp too old (a replay)."""
+    import hmac
+
+    return "sha256=" + hmac.new(secret, timestamp.encode() + b"." + body, "sha256").hexdigest()
+
+
 def _basic_auth(url: str) -> tuple[str, str | None]:
     """``url`` without its userinfo, and the HTTP basic ``Authorization`` value it gave (None: none)."""
     import base64
@@ -281,6 +293,11 @@ class WebhookSender:
     ``send`` never blocks: the alert joins a bounded queue (a full queue sends it straight to the
     dead-letter file). Each POST has ``timeout`` seconds; failures are retried ``retries`` times with
     exponential back-off from ``backoff`` seconds. ``close`` waits at most ``drain_timeout`` seconds.
+
+    With a ``secret`` (``live`` takes it from the environment, ``PAIGOW_WEBHOOK_SECRET``: never on a
+    command line), each POST is signed so the receiver can tell it came from the monitor and was not
+    replayed: ``X-Paigow-Timestamp`` (Unix seconds) and ``X-Paigow-Signature: sha256=<hex>``, the
+    HMAC-SHA256 of ``<timestamp>.<body>`` under the secret (``sign``).
     """
 
     def __init__(
@@ -292,8 +309,11 @@ class WebhookSender:
         retries: int = 3,
         backoff: float = 0.5,
         max_queue: int = 1000,
+        secret: str | None = None,
     ) -> None:
         from vision.sources import redacted
+
+        self._secret = secret.encode() if secret else None
 
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"webhook URL must start with http:// or https://, got {redacted(url)!r}")
@@ -334,14 +354,19 @@ class WebhookSender:
         )
 
     def _post(self, record: BaseModel) -> None:
+        body = record.model_dump_json().encode()
         req = urllib.request.Request(
             self.url,
-            data=record.model_dump_json().encode(),
+            data=body,
             headers={"Content-Type": "application/json", "X-Paigow-Record": _record_kind(record)},
             method="POST",
         )
         if self._auth is not None:
             req.add_header("Authorization", self._auth)
+        if self._secret is not None:
+            stamp = str(int(time.time()))
+            req.add_header("X-Paigow-Timestamp", stamp)
+            req.add_header("X-Paigow-Signature", sign(self._secret, stamp, body))
         with urllib.request.urlopen(req, timeout=self.timeout) as resp:
             status = int(resp.status)
             if status >= 300:

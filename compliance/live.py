@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
+import os
 import queue
 import signal
 import threading
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from compliance.alerts import (
+    WEBHOOK_SECRET_ENV,
     Alert,
     AlertWriter,
     WebhookSender,
@@ -916,7 +918,11 @@ def run_live(
     warm_up(layout, factory)
     writer = AlertWriter(alerts_path, on_written=written)
     sender = (
-        WebhookSender(webhook, alerts_path.with_name(alerts_path.stem + ".deadletter.jsonl"))
+        WebhookSender(
+            webhook,
+            alerts_path.with_name(alerts_path.stem + ".deadletter.jsonl"),
+            secret=os.environ.get(WEBHOOK_SECRET_ENV) or None,
+        )
         if webhook
         else None
     )

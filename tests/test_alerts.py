@@ -111,12 +111,16 @@ class _Hook(http.server.BaseHTTPRequestHandler):
     headers_seen: ClassVar[list[str]] = []
 
     auth_seen: ClassVar[list[str | None]] = []
+    signed: ClassVar[list[tuple[str | None, str | None, bytes]]] = []  # timestamp, signature, raw body
 
     def do_POST(self) -> None:
         n = int(self.headers["Content-Length"])
         type(self).headers_seen.append(str(self.headers.get("X-Paigow-Record")))
         type(self).auth_seen.append(self.headers.get("Authorization"))
-        type(self).bodies.append(json.loads(self.rfile.read(n)))
+        raw = self.rfile.read(n)
+        sig = (self.headers.get("X-Paigow-Timestamp"), self.headers.get("X-Paigow-Signature"), raw)
+        type(self).signed.append(sig)
+        type(self).bodies.append(json.loads(raw))
         self.send_response(type(self).status)
         self.end_headers()
 
@@ -126,7 +130,9 @@ class _Hook(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hook_server() -> Iterator[tuple[str, type[_Hook]]]:
-    handler = type("H", (_Hook,), {"bodies": [], "headers_seen": [], "auth_seen": [], "status": 200})
+    handler = type(
+        "H", (_Hook,), {"bodies": [], "headers_seen": [], "auth_seen": [], "signed": [], "status": 200}
+    )
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     th = threading.Thread(target=srv.serve_forever, daemon=True)
     th.start()
@@ -257,3 +263,28 @@ def test_webhook_credentials_in_the_url_are_sent_as_basic_auth_and_never_written
     )
     for text in (dead, caplog.text):
         assert "pa%3Ass" not in text and "pa:ss" not in text and "t0k3n" not in text
+
+
+def test_webhook_posts_are_signed_with_the_shared_secret(
+    tmp_path: Path, hook_server: tuple[str, type[_Hook]]
+) -> None:
+    """A receiver tells the monitor's posts from anyone's: HMAC-SHA256 of "<timestamp>.<body>"."""
+    import hashlib
+    import hmac
+    import time as _time
+
+    url, handler = hook_server
+    s = WebhookSender(url, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01, secret="k3y")
+    s.send(_alert(1))
+    s.close(drain_timeout=5)
+    ((stamp, sig, raw),) = handler.signed
+    assert stamp is not None and abs(int(stamp) - _time.time()) < 60
+    expected = "sha256=" + hmac.new(b"k3y", stamp.encode() + b"." + raw, hashlib.sha256).hexdigest()
+    assert sig is not None and hmac.compare_digest(sig, expected)
+    forged = "sha256=" + hmac.new(b"other", stamp.encode() + b"." + raw, hashlib.sha256).hexdigest()
+    assert not hmac.compare_digest(sig, forged)
+    handler.signed.clear()  # no secret: no signature headers
+    s = WebhookSender(url, tmp_path / "dead.jsonl", timeout=2, retries=0, backoff=0.01)
+    s.send(_alert(2))
+    s.close(drain_timeout=5)
+    assert handler.signed[0][:2] == (None, None)

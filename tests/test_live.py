@@ -451,18 +451,27 @@ def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
     assert len({a.alert_id for a in got}) == 2 and got[1].source.endswith("#2")
 
 
-def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) -> None:
+def test_live_command_posts_to_the_webhook(
+    tmp_path: Path, fake_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import http.server
     import json as _json
     import threading
 
+    from compliance.alerts import sign
+
     got: list[dict[str, object]] = []
     kinds: list[str] = []
+    signed: list[bool] = []
+    monkeypatch.setenv("PAIGOW_WEBHOOK_SECRET", "sh4red")  # the secret from the environment
 
     class Hook(http.server.BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             kinds.append(str(self.headers["X-Paigow-Record"]))
-            got.append(_json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            raw = self.rfile.read(int(self.headers["Content-Length"]))
+            stamp = str(self.headers["X-Paigow-Timestamp"])
+            signed.append(self.headers["X-Paigow-Signature"] == sign(b"sh4red", stamp, raw))
+            got.append(_json.loads(raw))
             self.send_response(204)
             self.end_headers()
 
@@ -508,6 +517,7 @@ def test_live_command_posts_to_the_webhook(tmp_path: Path, fake_engine: None) ->
         ("feed_back", states[5].frame),
     ]
     assert sorted(kinds) == ["alert", "alert", "camera", "camera"]
+    assert signed == [True] * 4 and "sh4red" not in r.output
 
 
 @pytest.mark.parametrize("game", ["seven-card", "six-card"])
