@@ -570,6 +570,7 @@ _FINDING_COLUMNS = [
     "status",
     "evidence",
     "rule",
+    "evidence_sha256",
 ]
 
 
@@ -623,6 +624,7 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
                     a.status,
                     ev,
                     a.rule,
+                    a.evidence_sha256 or "",
                 ]
             )
     atomic_write_text(out / "findings.csv", buf.getvalue())

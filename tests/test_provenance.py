@@ -47,6 +47,12 @@ def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[
     assert prov.models == {}  # states replayed: no camera model read a card
     (ev,) = [a.evidence for a in rep.findings]
     assert prov.evidence == {ev: _sha(out / "clips/a" / ev)}
+    assert [a.evidence_sha256 for a in rep.findings] == [prov.evidence[ev]]  # said in the finding too
+    import csv
+
+    with (out / "findings.csv").open() as f:
+        rows = [r for r in csv.DictReader(f) if r["clip"] == "a"]
+    assert [r["evidence_sha256"] for r in rows] == [prov.evidence[ev]]
     from datetime import datetime
 
     began, ended = datetime.fromisoformat(prov.started_at), datetime.fromisoformat(prov.finished_at)
