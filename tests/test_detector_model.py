@@ -134,6 +134,21 @@ def test_detect_command_prints_json_per_image_and_fails_on_unreadable(tmp_path: 
     assert "not_an_image.png" in res.output
     res = CliRunner().invoke(app, ["detect", str(good), "--rotations", "sideways"])
     assert res.exit_code == 2 and "--rotations" in res.output and "sideways" in res.output
+    # a folder: its images in name order (other files passed over); a folder of none is an error
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for name in ("b.png", "a.jpg"):
+        cv2.imwrite(str(shots / name), img)
+    (shots / "notes.txt").write_text("not an image")
+    res = CliRunner().invoke(app, ["detect", str(shots), "--json", "--rotations", "0"])
+    assert res.exit_code == 0, res.output
+    assert [json.loads(x)["image"] for x in res.output.strip().splitlines()] == [
+        str(shots / "a.jpg"),
+        str(shots / "b.png"),
+    ]
+    (tmp_path / "empty").mkdir()
+    res = CliRunner().invoke(app, ["detect", str(tmp_path / "empty")])
+    assert res.exit_code == 1 and "folder holds no images" in res.output
 
 
 def test_image_pyramid_reads_cards_far_from_the_trained_size() -> None:

@@ -91,7 +91,9 @@ def _still_detector(
 
 
 def detect(
-    images: Annotated[list[Path], typer.Argument(help="still images (any format OpenCV reads)")],
+    images: Annotated[
+        list[Path], typer.Argument(help="still images (any format OpenCV reads), or folders of them")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object per image")] = False,
     conf: _Conf = 0.3,
     models: _Models = None,
@@ -104,9 +106,21 @@ def detect(
     """Print the cards found in still images: card, confidence, box (x1 y1 x2 y2, pixels)."""
     import cv2
 
+    from vision.sources import IMAGE_SUFFIXES
+
     det, fixed = _still_detector(models, conf, scales, rotations, workers)
     failed = False
-    for path in images:
+    listed: list[Path] = []
+    for path in images:  # a folder: its images, in name order
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            if not inside:
+                typer.echo(f"error: {path}: folder holds no images ({', '.join(IMAGE_SUFFIXES)})", err=True)
+                failed = True
+            listed += inside
+        else:
+            listed.append(path)
+    for path in listed:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
             typer.echo(f"error: {path}: not a readable image", err=True)
