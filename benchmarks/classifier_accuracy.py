@@ -9,7 +9,9 @@ names carry the round). Prints, with one view, with the detector's turned-view a
 narrow look (``--narrow-look``: a doubtful crop read again cut narrower, for condensed fonts):
 top-1 over every crop and over index crops only; per deck the index top-1 and how many errors
 are of the rank or of the suit; and for confidence cuts the share of index crops kept and how
-many of those are right (what a confidence gate downstream would see).
+many of those are right (what a confidence gate downstream would see). ``--confusions N``: also the
+N commonest misreads among index crops, of the rank (``T->9``, suits aside) and of the suit (``s->c``,
+the rank right), each with how many of them the detector would name (at its floor, not contested).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> int:
         help="also score the detector's narrow look: turned views, and a crop less sure than this "
         "averaged with its middle columns stretched back (0: off)",
     )
+    ap.add_argument("--confusions", type=int, default=0, help="print the N commonest misreads (0: none)")
     args = ap.parse_args()
 
     import cv2
@@ -133,7 +136,40 @@ def main() -> int:
                 f"  confidence >= {cut}: {kept.sum() / index.sum():.3f} of indices kept, "
                 f"{np.mean(pred[kept] == y[kept]):.4f} of those right"
             )
+        if args.confusions:
+            _print_confusions(y, pred, index, read, decks, args.confusions)
     return 0
+
+
+def _print_confusions(
+    y: np.ndarray, pred: np.ndarray, index: np.ndarray, named: np.ndarray, decks: np.ndarray, n: int
+) -> None:
+    """The commonest misreads of index crops between faces: of the rank, and of the suit alone, each
+    with how many the detector would name and the decks they come from."""
+    from collections import Counter
+
+    ranks: Counter[str] = Counter()
+    suits: Counter[str] = Counter()
+    ranks_named: Counter[str] = Counter()
+    suits_named: Counter[str] = Counter()
+    where: dict[str, Counter[str]] = defaultdict(Counter)
+    from vision.detections import CLASSES
+
+    for i in np.flatnonzero(index & (pred != y) & (y < 52) & (pred < 52)):
+        t, q = CLASSES[int(y[i])], CLASSES[int(pred[i])]  # class ids, as ``y`` and ``pred`` hold
+        key, box, box_named = (
+            (f"{t[:-1]}->{q[:-1]}", ranks, ranks_named)
+            if t[:-1] != q[:-1]
+            else (f"{t[-1]}->{q[-1]}", suits, suits_named)
+        )
+        box[key] += 1
+        box_named[key] += int(named[i])
+        where[key][str(decks[i])] += 1
+    for what, box, box_named in (("rank", ranks, ranks_named), ("suit", suits, suits_named)):
+        print(f"  commonest {what} misreads:" + ("" if box else " none"))
+        for k, v in box.most_common(n):
+            by_deck = ", ".join(f"{d} {c}" for d, c in where[k].most_common())
+            print(f"    {k:6s} {v:4d} ({box_named[k]} named; {by_deck})")
 
 
 if __name__ == "__main__":
