@@ -176,6 +176,11 @@ def audit(
     )
     if res.coarse:
         typer.echo(f"note: {coarse_note(len(res.coarse))}: {', '.join(res.coarse)}")
+    if res.digest:
+        typer.echo(
+            f"records digest: sha256 {res.digest} (file it with the report: paigow-monitor verify "
+            f"{out} computes it again)"
+        )
     if res.interrupted:
         left = res.clips - res.skipped - res.audited
         typer.echo(f"interrupted: {left} clip(s) not audited; run the same command again to audit them")
@@ -336,7 +341,24 @@ def verify(
     typer.echo(
         f"{len(reports)} clip(s): {checked - changed} as audited, {changed} changed, {unrecorded} not checked"
     )
-    if changed or errors:
+    # the clip records themselves, against the summary the run wrote, and the digest to match the filed one
+    from compliance.reports import BatchSummary, record_hashes, records_digest
+
+    now = record_hashes(audit_dir)
+    summary = audit_dir / "summary.json"
+    try:
+        written = BatchSummary.model_validate_json(summary.read_bytes()).records
+    except (OSError, ValueError):
+        written = {}
+    moved = sorted(c for c in set(now) | set(written) if written and now.get(c) != written.get(c))
+    for clip in moved:
+        was = "not in summary.json" if clip not in written else "gone" if clip not in now else "changed"
+        typer.echo(f"{clip}: its result.json {was} since the summary was written")
+    typer.echo(
+        f"records digest: sha256 {records_digest(now)} (match it with the one filed when the audit ran)"
+        + ("" if written else "; summary.json lists no records to check them against")
+    )
+    if changed or errors or moved:
         raise typer.Exit(1)
 
 

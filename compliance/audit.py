@@ -45,6 +45,8 @@ from compliance.reports import (
     atomic_write_text,
     clip_html,
     coarse_clips,
+    record_hashes,
+    records_digest,
     write_summary,
 )
 from vision.layout import LayoutError, TableLayout, load_layout
@@ -91,6 +93,7 @@ class AuditResult(BaseModel):
     review: int = 0  # of which review items (status "review")
     interrupted: bool = False  # Ctrl-C: what was finished is kept; a re-run resumes
     coarse: list[str] = Field(default_factory=list)  # BatchSummary.coarse: filmed too coarsely
+    digest: str = ""  # BatchSummary.digest: the clip records' digest, to file with the report
 
 
 def _clip_stem(p: Path) -> str:
@@ -555,4 +558,5 @@ def run_audit(
         review=sum(a.status == "review" for r in reports if r.status == "ok" for a in r.findings),
         interrupted=interrupted,
         coarse=coarse_clips(reports),
+        digest=records_digest(record_hashes(out)),
     )

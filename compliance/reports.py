@@ -119,6 +119,33 @@ class BatchSummary(BaseModel):
     # the software each clip was audited by (``Provenance.software``), each once: one line where a
     # batch was audited in one go; more where clips were added or audited again by another version
     software: list[str] = Field(default_factory=list)
+    # each clip's result.json by the sha256 of its bytes, and the batch's digest over them
+    # (``records_digest``): printed at the end of the run, for the auditor to file with the report;
+    # ``paigow-monitor verify`` computes it again from the records as they are then
+    records: dict[str, str] = Field(default_factory=dict)
+    digest: str = ""
+
+
+def record_hashes(out: Path) -> dict[str, str]:
+    """Each published clip's ``result.json`` under an audit folder, by clip, with the sha256 of its bytes."""
+    import hashlib
+
+    base = out / CLIPS_DIR
+    if not base.is_dir():
+        return {}
+    return {
+        d.name: hashlib.sha256((d / "result.json").read_bytes()).hexdigest()
+        for d in sorted(base.iterdir())
+        if not d.name.startswith(".") and (d / "result.json").is_file()
+    }
+
+
+def records_digest(records: dict[str, str]) -> str:
+    """The batch's digest: the sha256 of ``<clip> <sha256>`` lines, in clip order. One changed, added
+    or removed clip record changes it."""
+    import hashlib
+
+    return hashlib.sha256("".join(f"{c} {h}\n" for c, h in sorted(records.items())).encode()).hexdigest()
 
 
 def batch_software(reports: Sequence[ClipReport]) -> list[str]:
@@ -643,6 +670,8 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         review=sum(a.status == "review" for r in ok for a in r.findings),
         coarse=coarse_clips(reports),
         software=batch_software(reports),
+        records=(records := record_hashes(out)),
+        digest=records_digest(records),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
     return reports, errors

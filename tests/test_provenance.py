@@ -131,3 +131,34 @@ def test_a_live_watchs_pictures_are_checked_against_the_sha256_each_record_says(
     r = runner.invoke(app, ["verify", str(alerts)])
     assert r.exit_code == 1 and f"alert {got[1].alert_id}: picture {got[1].evidence}: changed" in r.output
     assert "2 picture(s) checked, 1 changed or gone" in r.output
+
+
+def test_the_records_digest_is_printed_to_file_and_a_record_edited_after_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The evidence and inputs are hashed in the records; the records are hashed in summary.json and
+    in one digest printed at the end of the run, for the auditor to file. A finding taken out of a
+    clip's result.json afterwards is named by ``verify``, and the digest it prints no longer matches."""
+    import re
+
+    monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
+    src = tmp_path / "footage"
+    make_clip(src, "a", pattern=(False, True))
+    make_clip(src, "b", pattern=(False,))
+    out = tmp_path / "report"
+    r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    filed = re.search(r"records digest: sha256 ([0-9a-f]{64})", r.output)
+    assert filed is not None
+    summary = BatchSummary.model_validate_json((out / "summary.json").read_text())
+    assert summary.digest == filed.group(1) and set(summary.records) == {"a", "b"}
+    assert summary.records["a"] == _sha(out / "clips/a/result.json")
+    r = runner.invoke(app, ["verify", str(out)])
+    assert r.exit_code == 0 and f"records digest: sha256 {filed.group(1)}" in r.output, r.output
+    p = out / "clips/a/result.json"  # the alert struck out of the record
+    p.write_text(
+        ClipReport.model_validate_json(p.read_bytes()).model_copy(update={"findings": []}).model_dump_json()
+    )
+    r = runner.invoke(app, ["verify", str(out)])
+    assert r.exit_code == 1 and "a: its result.json changed since the summary was written" in r.output
+    assert filed.group(1) not in r.output
