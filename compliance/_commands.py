@@ -118,6 +118,8 @@ def live(
         f"{'stopped' if s.interrupted else 'done'}: {s.frames} state changes, {s.alerts - s.review} alert(s) "
         f"and {s.review} review item(s) recorded in {s.alerts_file}{lat}{hook}{feed}{moved}{cam}"
     )
+    if s.chain_head:
+        console.print(f"alerts file's chain ends at sha256 {s.chain_head} (paigow-monitor verify {alerts})")
     if s.interrupted:
         raise typer.Exit(130)
 
@@ -297,18 +299,23 @@ def verify(
     from compliance.reports import CLIPS_DIR, load_clip_reports
 
     if audit_dir.is_file():
+        from compliance.alerts import chain_breaks
+
         try:
             checked, unrecorded, problems = verify_records(audit_dir)
+            linked, breaks, head = chain_breaks(audit_dir)
         except (AlertFileError, ValueError, OSError) as e:
             typer.echo(f"error: {audit_dir}: {e}", err=True)
             raise typer.Exit(2) from e
-        for line in problems:
+        for line in [*problems, *breaks]:
             typer.echo(line)
         typer.echo(
             f"{audit_dir}: {checked} picture(s) checked, {len(problems)} changed or gone, "
-            f"{unrecorded} with no sha256 recorded (written before there was one)"
+            f"{unrecorded} with no sha256 recorded (written before there was one); {linked} record(s) "
+            f"linked in its hash chain, {len(breaks)} break(s); the chain ends at sha256 {head or '-'} "
+            "(match it with the one the watch printed)"
         )
-        if problems:
+        if problems or breaks:
             raise typer.Exit(1)
         return
     reports, errors = load_clip_reports(audit_dir)

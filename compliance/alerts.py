@@ -20,6 +20,7 @@ which a surveillance room wants pushed as much as an alert; each POST says which
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -88,6 +89,10 @@ class Alert(BaseModel):
     # millisecond (the feed's clock offset plus ``t``: what surveillance pulls the recorder's footage
     # by). None on recorded footage, whose ``timecode`` is the recording's own.
     clock: str | None = None
+    # the sha256 of the line before this one in its alerts file, as written (``AlertWriter``): the
+    # file is a hash chain, so a record changed or taken out before the last breaks it (``verify``).
+    # None: the file's first record, or a finding in an audit's record
+    prev_sha256: str | None = None
 
 
 def clock_time(unix_s: float) -> str:
@@ -153,6 +158,10 @@ class _DurableJsonl:
 
     def append(self, record: BaseModel | dict[str, object]) -> None:
         text = record.model_dump_json() if isinstance(record, BaseModel) else json.dumps(record, default=str)
+        self.append_line(text)
+
+    def append_line(self, text: str) -> None:
+        """One record already serialised (one line, no newline), durably."""
         data = (text + "\n").encode()
         with self._lock:
             self._f.write(data)
@@ -163,6 +172,52 @@ class _DurableJsonl:
         with self._lock:
             if not self._f.closed:
                 self._f.close()
+
+
+def _last_line(path: Path) -> bytes:
+    """The last complete line of a file, without its newline (b"" for none)."""
+    if not path.exists():
+        return b""
+    with path.open("rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        pos, buf = size, b""
+        while pos > 0 and buf.count(b"\n") < 2:
+            start = max(0, pos - 65536)
+            f.seek(start)
+            buf = f.read(pos - start) + buf
+            pos = start
+    lines = [x for x in buf.split(b"\n") if x.strip()]
+    return lines[-1] if lines else b""
+
+
+def chain_breaks(path: str | Path) -> tuple[int, list[str], str | None]:
+    """An alerts file's hash chain checked: the records linked, a line for each whose
+    ``prev_sha256`` is not the sha256 of the line before it (a record changed or taken out there),
+    and the chain's end (the last line's sha256, to file). Records written before the chain (no
+    ``prev_sha256`` past the first line) are named once."""
+    p = Path(path)
+    lines = [x for x in p.read_bytes().split(b"\n") if x.strip()]
+    problems: list[str] = []
+    linked = 0
+    unchained = 0
+    for i, line in enumerate(lines):
+        try:
+            prev = json.loads(line).get("prev_sha256")
+        except ValueError:
+            problems.append(f"{p}:{i + 1}: not a record")
+            continue
+        want = hashlib.sha256(lines[i - 1]).hexdigest() if i else None
+        if prev is None and i:
+            unchained += 1
+        elif prev != want:
+            problems.append(
+                f"{p}:{i + 1}: the chain breaks here: the line before it is not the one it followed"
+            )
+        else:
+            linked += 1
+    if unchained:
+        problems.append(f"{p}: {unchained} record(s) carry no link (written before the chain, or edited)")
+    return linked, problems, hashlib.sha256(lines[-1]).hexdigest() if lines else None
 
 
 def _cut_torn_tail(path: Path) -> None:
@@ -209,15 +264,22 @@ class AlertWriter:
         on_written: Callable[[Alert, float], None] | None = None,
     ) -> None:
         self.path = Path(path)
-        self._out = _DurableJsonl(self.path)
+        self._out = _DurableJsonl(self.path)  # a torn last line is cut first
         self._on_written = on_written
         self.count = 0
+        last = _last_line(self.path)
+        self.head: str | None = hashlib.sha256(last).hexdigest() if last else None  # the chain's end
 
-    def write(self, alert: Alert) -> None:
-        self._out.append(alert)
+    def write(self, alert: Alert) -> Alert:
+        """Append ``alert`` linked to the line before it (``Alert.prev_sha256``); returns it as written."""
+        alert = alert.model_copy(update={"prev_sha256": self.head})
+        line = alert.model_dump_json()
+        self._out.append_line(line)
+        self.head = hashlib.sha256(line.encode()).hexdigest()
         self.count += 1
         if self._on_written is not None:
             self._on_written(alert, time.time())
+        return alert
 
     def close(self) -> None:
         self._out.close()

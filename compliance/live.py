@@ -672,7 +672,7 @@ class StreamProcessor:
                 update={"evidence": ev_rel, "evidence_sha256": digest, "raised_at": time.time()}
             )
         if self.writer is not None:
-            self.writer.write(alert)  # durable before it is shown
+            alert = self.writer.write(alert)  # durable before it is shown, linked to the line before
         self.alerts.append(alert)
         if self.on_alert is not None:
             self.on_alert(alert)
@@ -766,6 +766,8 @@ class LiveSummary(BaseModel):
     # wall seconds the watch waited for the camera's first picture, where none came within
     # ``FIRST_PICTURE_S`` (a camera not there at the start; to the end, if it never came); else None
     no_picture_at_start_s: float | None = None
+    # the alerts file's hash chain's end (``AlertWriter.head``): the sha256 of its last line, to file
+    chain_head: str | None = None
     view_moved: int = 0  # times the camera's view was seen moved (TableState.view_moved_px)
     camera_file: str | None = None  # the camera's own events (CameraEvent lines), where there were any
 
@@ -1084,5 +1086,6 @@ def run_live(
         feed_lost_s=round(sum(b - a for a, b in drops), 3),
         view_moved=sum(e.kind == "view_moved" for e in camera_log.events),
         no_picture_at_start_s=waiting.unseen_s(),
+        chain_head=writer.head,
         camera_file=str(camera_log.path) if camera_log.events else None,
     )

@@ -288,3 +288,35 @@ def test_webhook_posts_are_signed_with_the_shared_secret(
     s.send(_alert(2))
     s.close(drain_timeout=5)
     assert handler.signed[0][:2] == (None, None)
+
+
+def test_an_alerts_file_is_a_hash_chain_that_a_change_or_a_removal_breaks(tmp_path: Path) -> None:
+    """Each alert records the sha256 of the line before it (one run or the next appending): a record
+    changed or taken out anywhere but at the end breaks the chain where it was, and the chain's end
+    (the last line's sha256, printed by ``live``) is what covers the last record."""
+    import hashlib
+
+    from compliance.alerts import chain_breaks
+
+    p = tmp_path / "alerts.jsonl"
+    with AlertWriter(p) as w:
+        written = [w.write(_alert(i)) for i in (1, 2)]
+    assert written[0].prev_sha256 is None
+    with AlertWriter(p) as w:  # the next run appends, linked to the last line on disk
+        written.append(w.write(_alert(3)))
+        head = w.head
+    lines = p.read_bytes().splitlines()
+    assert [a.prev_sha256 for a in written[1:]] == [hashlib.sha256(x).hexdigest() for x in lines[:2]]
+    assert read_alerts(p) == written  # what was written is what is read
+    assert chain_breaks(p) == (3, [], head) and head == hashlib.sha256(lines[2]).hexdigest()
+    p.write_bytes(b"\n".join([lines[0], lines[2]]) + b"\n")  # the second alert taken out
+    linked, problems, _ = chain_breaks(p)
+    assert linked == 1 and problems == [
+        f"{p}:2: the chain breaks here: the line before it is not the one it followed"
+    ]
+    edited = lines[0].replace(b"As Kd Qc Jh 9s", b"As Kd Qc Jh 9d")
+    p.write_bytes(b"\n".join([edited, *lines[1:]]) + b"\n")  # the first alert's words changed
+    assert [x.split(": ")[0] for x in chain_breaks(p)[1]] == [f"{p}:2"]
+    # records from before the chain (no link past the first line) are said, not passed
+    p.write_text("".join(_alert(i).model_dump_json() + "\n" for i in (1, 2)))
+    assert chain_breaks(p)[1] == [f"{p}: 1 record(s) carry no link (written before the chain, or edited)"]

@@ -110,7 +110,7 @@ def test_a_live_watchs_pictures_are_checked_against_the_sha256_each_record_says(
     lay = write_layout(tmp_path / "layout.yaml")
     write_states(tmp_path / "c.states.jsonl", clip_states(pattern=(True, True)))
     alerts = tmp_path / "a.jsonl"
-    run_live(
+    summary = run_live(
         "c",
         lay,
         alerts_path=alerts,
@@ -126,6 +126,11 @@ def test_a_live_watchs_pictures_are_checked_against_the_sha256_each_record_says(
     r = runner.invoke(app, ["verify", str(alerts)])
     assert r.exit_code == 0, r.output
     assert "2 picture(s) checked, 0 changed or gone" in r.output
+    assert summary.chain_head is not None  # what the watch printed at its end, matched
+    assert (
+        f"2 record(s) linked in its hash chain, 0 break(s); the chain ends at sha256 {summary.chain_head}"
+        in r.output
+    )
     pic = tmp_path / str(got[1].evidence)
     pic.write_bytes(pic.read_bytes()[:-10])  # a picture cut short after the record was written
     r = runner.invoke(app, ["verify", str(alerts)])
