@@ -304,6 +304,9 @@ def verify(
         try:
             checked, unrecorded, problems = verify_records(audit_dir)
             linked, breaks, head = chain_breaks(audit_dir)
+            camera = audit_dir.with_name(audit_dir.stem + ".camera.jsonl")
+            if camera.is_file():  # the camera log beside it is a chain of its own
+                breaks += chain_breaks(camera)[1]
         except (AlertFileError, ValueError, OSError) as e:
             typer.echo(f"error: {audit_dir}: {e}", err=True)
             raise typer.Exit(2) from e

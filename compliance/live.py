@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
+import hashlib
 import os
 import queue
 import signal
@@ -31,6 +32,7 @@ from compliance.alerts import (
     AlertWriter,
     WebhookSender,
     _DurableJsonl,
+    _last_line,
     clock_time,
     make_alert,
     timecode,
@@ -244,6 +246,9 @@ class CameraEvent(BaseModel):
     evidence: str | None = None  # the picture, relative to the camera log's folder
     clock: str | None = None  # logged_at as local time, ISO 8601 with its UTC offset (``clock_time``)
     evidence_sha256: str | None = None  # of the picture's bytes as written (``paigow-monitor verify``)
+    # the sha256 of the line before this one in the camera log (a hash chain, as the alerts file is:
+    # ``compliance.alerts.chain_breaks``); None: the log's first line
+    prev_sha256: str | None = None
 
 
 # a live watch that has had no picture this many wall seconds after it asked the camera for one says
@@ -301,6 +306,7 @@ class _CameraLog:
     def __init__(self, path: Path, evidence_dir: Path, layout: TableLayout, source: str) -> None:
         self.path, self.evidence_dir, self.layout, self.source = path, evidence_dir, layout, source
         self._out: _DurableJsonl | None = None
+        self._head: str | None = None  # the sha256 of the log's last line (its chain's end)
         self.events: list[CameraEvent] = []
 
     def add(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> CameraEvent:
@@ -340,7 +346,12 @@ class _CameraLog:
         )
         if self._out is None:
             self._out = _DurableJsonl(self.path)  # the file exists only once there is something to say
-        self._out.append(rec)
+            last = _last_line(self.path)
+            self._head = hashlib.sha256(last).hexdigest() if last else None
+        rec = rec.model_copy(update={"prev_sha256": self._head})
+        line = rec.model_dump_json()
+        self._out.append_line(line)
+        self._head = hashlib.sha256(line.encode()).hexdigest()
         self.events.append(rec)
         return rec
 

@@ -806,6 +806,21 @@ def test_a_camera_not_there_at_the_start_is_recorded_as_the_table_unwatched(
     ]
     assert log[0].evidence is None and log[0].logged_at < log[1].logged_at
     assert log[0].clock == clock_time(log[0].logged_at)  # the shift's record, readable
+    # and a hash chain, as the alerts file is: each line links the one before
+    import hashlib
+
+    from compliance.alerts import chain_breaks
+
+    lines = (tmp_path / "a.camera.jsonl").read_bytes().splitlines()
+    assert log[0].prev_sha256 is None and log[1].prev_sha256 == hashlib.sha256(lines[0]).hexdigest()
+    assert chain_breaks(tmp_path / "a.camera.jsonl") == (2, [], hashlib.sha256(lines[1]).hexdigest())
+    r = runner.invoke(app, ["verify", str(tmp_path / "a.jsonl")])  # the alerts file names its camera log
+    assert r.exit_code == 0, r.output
+    (tmp_path / "a.camera.jsonl").write_bytes(
+        lines[0].replace(b"no picture", b"a picture") + b"\n" + lines[1] + b"\n"
+    )
+    r = runner.invoke(app, ["verify", str(tmp_path / "a.jsonl")])
+    assert r.exit_code == 1 and "a.camera.jsonl:2: the chain breaks here" in r.output
     assert re.search(r"no picture from the camera \d+ s after the watch started", log[0].note)
     assert "first picture came" in log[1].note and "no picture from the camera" in text
     assert s.no_picture_at_start_s is not None and 0.6 <= s.no_picture_at_start_s < 5.0
