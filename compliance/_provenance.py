@@ -51,6 +51,9 @@ def software() -> str:
         name = "paigow-monitor (not installed)"
     try:
         run = functools.partial(subprocess.run, capture_output=True, text=True, timeout=5, cwd=_REPO)
+        top = run(["git", "rev-parse", "--show-toplevel"])
+        if top.returncode != 0 or Path(top.stdout.strip()).resolve() != _REPO:
+            return name  # not run from its own checkout (an installed copy inside another repository)
         head = run(["git", "rev-parse", "HEAD"])
         if head.returncode != 0:
             return name
