@@ -291,36 +291,45 @@ def verify(
     ],
 ) -> None:
     """Check an audit's records against what they were made of: each clip's footage, states and layout,
-    and each evidence picture, hashed again and matched to the sha256 its result.json recorded (a live
-    watch's alerts file: each alert's and camera event's picture); exit 1 on any change, 2 when there
-    is nothing to check."""
-    from compliance._provenance import verify_clip, verify_records
-    from compliance.alerts import AlertFileError
-    from compliance.reports import CLIPS_DIR, load_clip_reports
+    and each evidence picture, hashed again and matched to the sha256 its result.json recorded, and the
+    records against the digest the run printed (a live watch's alerts file: each alert's and camera
+    event's picture, and both files' hash chains); exit 1 on any change, 2 when there is nothing to
+    check."""
+    ok = _verify_watch(audit_dir) if audit_dir.is_file() else _verify_audit(audit_dir)
+    if not ok:
+        raise typer.Exit(1)
 
-    if audit_dir.is_file():
-        from compliance.alerts import chain_breaks
 
-        try:
-            checked, unrecorded, problems = verify_records(audit_dir)
-            linked, breaks, head = chain_breaks(audit_dir)
-            camera = audit_dir.with_name(audit_dir.stem + ".camera.jsonl")
-            if camera.is_file():  # the camera log beside it is a chain of its own
-                breaks += chain_breaks(camera)[1]
-        except (AlertFileError, ValueError, OSError) as e:
-            typer.echo(f"error: {audit_dir}: {e}", err=True)
-            raise typer.Exit(2) from e
-        for line in [*problems, *breaks]:
-            typer.echo(line)
-        typer.echo(
-            f"{audit_dir}: {checked} picture(s) checked, {len(problems)} changed or gone, "
-            f"{unrecorded} with no sha256 recorded (written before there was one); {linked} record(s) "
-            f"linked in its hash chain, {len(breaks)} break(s); the chain ends at sha256 {head or '-'} "
-            "(match it with the one the watch printed)"
-        )
-        if problems or breaks:
-            raise typer.Exit(1)
-        return
+def _verify_watch(alerts: Path) -> bool:
+    """``verify ALERTS.jsonl``: the pictures, and the alerts file's and camera log's hash chains."""
+    from compliance._provenance import verify_records
+    from compliance.alerts import AlertFileError, chain_breaks
+
+    try:
+        checked, unrecorded, problems = verify_records(alerts)
+        linked, breaks, head = chain_breaks(alerts)
+        camera = alerts.with_name(alerts.stem + ".camera.jsonl")
+        if camera.is_file():  # the camera log beside it is a chain of its own
+            breaks += chain_breaks(camera)[1]
+    except (AlertFileError, ValueError, OSError) as e:
+        typer.echo(f"error: {alerts}: {e}", err=True)
+        raise typer.Exit(2) from e
+    for line in [*problems, *breaks]:
+        typer.echo(line)
+    typer.echo(
+        f"{alerts}: {checked} picture(s) checked, {len(problems)} changed or gone, "
+        f"{unrecorded} with no sha256 recorded (written before there was one); {linked} record(s) "
+        f"linked in its hash chain, {len(breaks)} break(s); the chain ends at sha256 {head or '-'} "
+        "(match it with the one the watch printed)"
+    )
+    return not (problems or breaks)
+
+
+def _verify_audit(audit_dir: Path) -> bool:
+    """``verify AUDIT_FOLDER``: each clip's inputs and pictures, then the records against the summary."""
+    from compliance._provenance import verify_clip
+    from compliance.reports import CLIPS_DIR, BatchSummary, load_clip_reports, record_hashes, records_digest
+
     reports, errors = load_clip_reports(audit_dir)
     for line in errors:
         typer.echo(f"error: {line}", err=True)
@@ -352,12 +361,9 @@ def verify(
         f"{len(reports)} clip(s): {checked - changed} as audited, {changed} changed, {unrecorded} not checked"
     )
     # the clip records themselves, against the summary the run wrote, and the digest to match the filed one
-    from compliance.reports import BatchSummary, record_hashes, records_digest
-
     now = record_hashes(audit_dir)
-    summary = audit_dir / "summary.json"
     try:
-        written = BatchSummary.model_validate_json(summary.read_bytes()).records
+        written = BatchSummary.model_validate_json((audit_dir / "summary.json").read_bytes()).records
     except (OSError, ValueError):
         written = {}
     moved = sorted(c for c in set(now) | set(written) if written and now.get(c) != written.get(c))
@@ -368,8 +374,7 @@ def verify(
         f"records digest: sha256 {records_digest(now)} (match it with the one filed when the audit ran)"
         + ("" if written else "; summary.json lists no records to check them against")
     )
-    if changed or errors or moved:
-        raise typer.Exit(1)
+    return not (changed or errors or moved)
 
 
 def register(app: typer.Typer) -> None:
