@@ -32,6 +32,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -93,6 +94,9 @@ class Alert(BaseModel):
     # file is a hash chain, so a record changed or taken out before the last breaks it (``verify``).
     # None: the file's first record, or a finding in an audit's record
     prev_sha256: str | None = None
+
+
+_Linked = TypeVar("_Linked", bound=BaseModel)  # a record with a ``prev_sha256`` field (``_ChainedJsonl``)
 
 
 def clock_time(unix_s: float) -> str:
@@ -172,6 +176,25 @@ class _DurableJsonl:
         with self._lock:
             if not self._f.closed:
                 self._f.close()
+
+
+class _ChainedJsonl(_DurableJsonl):
+    """A ``_DurableJsonl`` of records that each carry ``prev_sha256``, the sha256 of the line before
+    them as written: a hash chain, continued across runs from the file's last line (``chain_breaks``
+    checks it). ``head``: the sha256 of the last line, the chain's end."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)  # a torn last line is cut first
+        last = _last_line(path)
+        self.head: str | None = hashlib.sha256(last).hexdigest() if last else None
+
+    def append_linked(self, record: _Linked) -> _Linked:
+        """Append ``record`` linked to the line before it; returns it as written."""
+        record = record.model_copy(update={"prev_sha256": self.head})
+        line = record.model_dump_json()
+        self.append_line(line)
+        self.head = hashlib.sha256(line.encode()).hexdigest()
+        return record
 
 
 def _last_line(path: Path) -> bytes:
@@ -264,18 +287,18 @@ class AlertWriter:
         on_written: Callable[[Alert, float], None] | None = None,
     ) -> None:
         self.path = Path(path)
-        self._out = _DurableJsonl(self.path)  # a torn last line is cut first
+        self._out = _ChainedJsonl(self.path)
         self._on_written = on_written
         self.count = 0
-        last = _last_line(self.path)
-        self.head: str | None = hashlib.sha256(last).hexdigest() if last else None  # the chain's end
+
+    @property
+    def head(self) -> str | None:
+        """The sha256 of the file's last line: its hash chain's end."""
+        return self._out.head
 
     def write(self, alert: Alert) -> Alert:
         """Append ``alert`` linked to the line before it (``Alert.prev_sha256``); returns it as written."""
-        alert = alert.model_copy(update={"prev_sha256": self.head})
-        line = alert.model_dump_json()
-        self._out.append_line(line)
-        self.head = hashlib.sha256(line.encode()).hexdigest()
+        alert = self._out.append_linked(alert)
         self.count += 1
         if self._on_written is not None:
             self._on_written(alert, time.time())

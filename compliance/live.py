@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
-import hashlib
 import os
 import queue
 import signal
@@ -31,8 +30,7 @@ from compliance.alerts import (
     Alert,
     AlertWriter,
     WebhookSender,
-    _DurableJsonl,
-    _last_line,
+    _ChainedJsonl,
     clock_time,
     make_alert,
     timecode,
@@ -262,22 +260,17 @@ class _FirstPicture:
     ``FIRST_PICTURE_S``, a ``feed_lost`` camera event (t 0, frame 0, no picture: there is none), and
     a ``feed_back`` one with the first picture when it comes, each written before it is shown."""
 
-    def __init__(self, log: _CameraLog, console: Console, source: str, sender: Any) -> None:
-        self.log, self.console, self.source, self.sender = log, console, source, sender
+    def __init__(
+        self, table_id: str, record: Callable[[CameraChange, TableState, np.ndarray | None], None]
+    ) -> None:
+        self.table_id, self._record = table_id, record  # record: written, sent, then shown
         self.started = time.monotonic()
         self.since: float | None = None  # when it was said that no picture had come
         self.waited: float | None = None  # wall seconds from the start to the first picture
 
-    def _record(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> None:
-        rec = self.log.add(change, state, image)  # on disk before it is shown
-        if self.sender is not None:
-            self.sender.send(rec)
-        pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
-        self.console.print(f"[{'red' if change.trouble else 'green'}]{self.source}: {change.note}[/]{pic}")
-
     def silent(self, waited: float) -> None:
         self.since = time.monotonic()
-        state = TableState(table_id=self.log.layout.table_id, frame=0, t=0.0, feed_lost=True)
+        state = TableState(table_id=self.table_id, frame=0, t=0.0, feed_lost=True)
         note = (
             f"no picture from the camera {waited:.0f} s after the watch started; still trying (nothing at "
             "the table is seen until it comes)"
@@ -305,8 +298,7 @@ class _CameraLog:
 
     def __init__(self, path: Path, evidence_dir: Path, layout: TableLayout, source: str) -> None:
         self.path, self.evidence_dir, self.layout, self.source = path, evidence_dir, layout, source
-        self._out: _DurableJsonl | None = None
-        self._head: str | None = None  # the sha256 of the log's last line (its chain's end)
+        self._out: _ChainedJsonl | None = None
         self.events: list[CameraEvent] = []
 
     def add(self, change: CameraChange, state: TableState, image: np.ndarray | None) -> CameraEvent:
@@ -345,13 +337,8 @@ class _CameraLog:
             clock=clock_time(now),
         )
         if self._out is None:
-            self._out = _DurableJsonl(self.path)  # the file exists only once there is something to say
-            last = _last_line(self.path)
-            self._head = hashlib.sha256(last).hexdigest() if last else None
-        rec = rec.model_copy(update={"prev_sha256": self._head})
-        line = rec.model_dump_json()
-        self._out.append_line(line)
-        self._head = hashlib.sha256(line.encode()).hexdigest()
+            self._out = _ChainedJsonl(self.path)  # the file exists only once there is something to say
+        rec = self._out.append_linked(rec)
         self.events.append(rec)
         return rec
 
@@ -982,7 +969,15 @@ def run_live(
         layout,
         name,
     )
-    waiting = _FirstPicture(camera_log, console, said_as, sender)
+
+    def camera_event(change: CameraChange, state: TableState, image: np.ndarray | None) -> None:
+        rec = camera_log.add(change, state, image)  # on disk before it is shown
+        if sender is not None:
+            sender.send(rec)
+        pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
+        console.print(f"[{'red' if change.trouble else 'green'}]{said_as}: {change.note}[/]{pic}")
+
+    waiting = _FirstPicture(layout.table_id, camera_event)
     interrupted = False
     skipped = 0
     drops: list[list[float]] = []  # [lost at, back at (or the latest time seen)] of each drop of the feed
@@ -1034,11 +1029,7 @@ def run_live(
                     console.print(f"[yellow]{said_as}: {note}[/]")
             if not fr.heartbeat:
                 for change in camera_changes(last_camera, fr.state):
-                    rec = camera_log.add(change, fr.state, fr.image)  # on disk before it is shown
-                    if sender is not None:
-                        sender.send(rec)
-                    pic = f" [dim]({rec.evidence})[/]" if rec.evidence else ""
-                    console.print(f"[{'red' if change.trouble else 'green'}]{said_as}: {change.note}[/]{pic}")
+                    camera_event(change, fr.state, fr.image)
                 if fr.state.feed_lost and not feed_lost:
                     drops.append([fr.state.t, fr.state.t])
                 elif feed_lost and not fr.state.feed_lost:
