@@ -32,6 +32,11 @@ def sha256_file(path: str | Path) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _sha256(path: str, size: int, mtime_ns: int) -> str:
+    return _read_sha256(Path(path))
+
+
+def _read_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes, read now."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(_CHUNK):
@@ -77,22 +82,21 @@ def camera_models() -> dict[str, str]:
     return out
 
 
-def evidence_hashes(clip_dir: Path) -> dict[str, str]:
-    """Each picture under ``clip_dir/evidence`` by its path relative to ``clip_dir``, with its sha256."""
+def _evidence_files(clip_dir: Path) -> set[str]:
+    """Each picture under ``clip_dir/evidence``, by its path relative to ``clip_dir``."""
     base = clip_dir / "evidence"
     if not base.is_dir():
-        return {}
-    return {
-        p.relative_to(clip_dir).as_posix(): sha256_file(p) for p in sorted(base.rglob("*")) if p.is_file()
-    }
+        return set()
+    return {p.relative_to(clip_dir).as_posix() for p in base.rglob("*") if p.is_file()}
 
 
 def clip_provenance(
-    *, inputs: list[str | Path | None], vision: bool, clip_dir: Path, started: float
+    *, inputs: list[str | Path | None], vision: bool, evidence: dict[str, str], started: float
 ) -> Provenance:
-    """The provenance of a clip audited into ``clip_dir`` (not yet published): ``inputs`` (the
-    footage, the states, the layout; None skipped) hashed as they are now, the camera's models where
-    the table states came from the camera (``vision``), the evidence written."""
+    """The provenance of an audited clip: ``inputs`` (the footage, the states, the layout; None
+    skipped) hashed as they are now, the camera's models where the table states came from the camera
+    (``vision``), and ``evidence``, each picture written (relative to the clip's folder) with the
+    sha256 its writing gave (``Alert.evidence_sha256``)."""
     from compliance.alerts import clock_time
 
     return Provenance(
@@ -101,7 +105,7 @@ def clip_provenance(
         software=software(),
         inputs={str(p): sha256_file(p) for p in inputs if p is not None and Path(p).is_file()},
         models=camera_models() if vision else {},
-        evidence=evidence_hashes(clip_dir),
+        evidence=evidence,
     )
 
 
@@ -114,7 +118,7 @@ def verify_clip(clip_dir: Path, prov: Provenance) -> list[str]:
         problems += _mismatch(Path(name), digest, f"input {name}")
     for rel, digest in prov.evidence.items():
         problems += _mismatch(clip_dir / rel, digest, f"evidence {rel}")
-    on_disk = set(evidence_hashes(clip_dir))
+    on_disk = _evidence_files(clip_dir)
     problems += [
         f"evidence {rel}: not in the record (added after the audit)"
         for rel in sorted(on_disk - set(prov.evidence))
@@ -125,7 +129,7 @@ def verify_clip(clip_dir: Path, prov: Provenance) -> list[str]:
 def _mismatch(path: Path, digest: str, what: str) -> list[str]:
     if not path.is_file():
         return [f"{what}: missing"]
-    got = _sha256.__wrapped__(str(path.resolve()), 0, 0)  # read afresh: a check trusts no memory
+    got = _read_sha256(path)  # read afresh: a check trusts no memory
     return [] if got == digest else [f"{what}: changed (sha256 {got[:16]}..., recorded {digest[:16]}...)"]
 
 

@@ -44,9 +44,6 @@ from compliance.reports import (
     ClipReport,
     atomic_write_text,
     clip_html,
-    coarse_clips,
-    record_hashes,
-    records_digest,
     write_summary,
 )
 from vision.layout import LayoutError, TableLayout, load_layout
@@ -349,7 +346,9 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         rep.provenance = clip_provenance(
             inputs=[job.video, job.states if job.mode == "states" else None, rep.layout],
             vision=job.mode == "vision" and rep.status == "ok",
-            clip_dir=tmp,
+            evidence={
+                a.evidence: a.evidence_sha256 for a in rep.findings if a.evidence and a.evidence_sha256
+            },
             started=began,
         )
     except OSError as e:  # an input gone mid-audit: the record says so rather than lose the clip
@@ -543,7 +542,7 @@ def run_audit(
             prog.console.print(
                 "[yellow]interrupted: the clips finished so far are kept; run again to resume[/]"
             )
-    reports, errors = write_summary(out)
+    reports, errors, totals = write_summary(out)
     for line in errors:
         console.print(f"[red]{line}[/]")
     return AuditResult(
@@ -557,6 +556,6 @@ def run_audit(
         findings=sum(len(r.findings) for r in reports if r.status == "ok"),
         review=sum(a.status == "review" for r in reports if r.status == "ok" for a in r.findings),
         interrupted=interrupted,
-        coarse=coarse_clips(reports),
-        digest=records_digest(record_hashes(out)),
+        coarse=totals.coarse,
+        digest=totals.digest,
     )

@@ -601,8 +601,9 @@ _FINDING_COLUMNS = [
 ]
 
 
-def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
-    """Rebuild summary.csv, findings.csv and summary.html from the per-clip records."""
+def write_summary(out: Path) -> tuple[list[ClipReport], list[str], BatchSummary]:
+    """Rebuild summary.csv, findings.csv, summary.html and summary.json from the per-clip records;
+    returns the records, the unreadable ones' error lines, and the totals written."""
     reports, errors = load_clip_reports(out)
     buf = io.StringIO()
     w = csv.writer(buf)
@@ -674,4 +675,4 @@ def write_summary(out: Path) -> tuple[list[ClipReport], list[str]]:
         digest=records_digest(records),
     )
     atomic_write_text(out / "summary.json", totals.model_dump_json(indent=1))
-    return reports, errors
+    return reports, errors, totals

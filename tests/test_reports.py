@@ -47,7 +47,7 @@ def test_summary_is_rebuilt_from_the_clip_records(out: Path) -> None:
     before = (out / "summary.csv").read_text()
     (out / "summary.csv").unlink()
     (out / "findings.csv").write_text("garbage")
-    reports, errors = write_summary(out)
+    reports, errors, _ = write_summary(out)
     assert not errors and [r.clip for r in reports] == ["a", "b"]
     assert (out / "summary.csv").read_text() == before
     assert len((out / "findings.csv").read_text().splitlines()) == 1 + 3
@@ -75,7 +75,7 @@ def test_review_items_are_shown_and_counted_apart_from_alerts(out: Path) -> None
     data = json.loads(p.read_text())
     data["findings"][0]["status"] = "review"  # one finding built on a doubtful read
     p.write_text(json.dumps(data))
-    reports, _ = write_summary(out)
+    reports, _, _ = write_summary(out)
     (b,) = [r for r in reports if r.clip == "b"]
     text = clip_html(b)
     assert "Alerts (1)" in text and "Review items (1)" in text
