@@ -23,8 +23,9 @@ def _sha(p: Path) -> str:
 
 
 @pytest.fixture
-def audited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """Two clips of ground-truth states audited (the fake engine flags round 2's early reveal)."""
+def audited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, str]:
+    """Two clips of ground-truth states audited (the fake engine flags round 2's early reveal): the
+    footage folder, the audit folder, and what the run printed."""
     monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
     src = tmp_path / "footage"
     make_clip(src, "a", pattern=(False, True))
@@ -32,11 +33,11 @@ def audited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path
     out = tmp_path / "report"
     r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
     assert r.exit_code == 0, r.output
-    return src, out
+    return src, out, r.output
 
 
-def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[Path, Path]) -> None:
-    src, out = audited
+def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[Path, Path, str]) -> None:
+    src, out, _ = audited
     rep = ClipReport.model_validate_json((out / "clips/a/result.json").read_bytes())
     prov = rep.provenance
     assert prov is not None and prov.software == software() and "paigow-monitor" in prov.software
@@ -63,8 +64,8 @@ def test_each_clip_records_what_it_was_audited_from_by_its_bytes(audited: tuple[
     assert summary.software == [software()] and "paigow-monitor verify" in (out / "summary.html").read_text()
 
 
-def test_verify_passes_an_untouched_audit_and_names_each_change(audited: tuple[Path, Path]) -> None:
-    src, out = audited
+def test_verify_passes_an_untouched_audit_and_names_each_change(audited: tuple[Path, Path, str]) -> None:
+    src, out, _ = audited
     r = runner.invoke(app, ["verify", str(out)])
     assert r.exit_code == 0, r.output
     assert "2 clip(s): 2 as audited, 0 changed, 0 not checked" in r.output
@@ -139,21 +140,15 @@ def test_a_live_watchs_pictures_are_checked_against_the_sha256_each_record_says(
 
 
 def test_the_records_digest_is_printed_to_file_and_a_record_edited_after_is_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    audited: tuple[Path, Path, str],
 ) -> None:
     """The evidence and inputs are hashed in the records; the records are hashed in summary.json and
     in one digest printed at the end of the run, for the auditor to file. A finding taken out of a
     clip's result.json afterwards is named by ``verify``, and the digest it prints no longer matches."""
     import re
 
-    monkeypatch.setattr(audit_mod, "default_monitor", fake_factory)
-    src = tmp_path / "footage"
-    make_clip(src, "a", pattern=(False, True))
-    make_clip(src, "b", pattern=(False,))
-    out = tmp_path / "report"
-    r = runner.invoke(app, ["audit", str(src), "--out", str(out), "--states", "--no-progress"])
-    assert r.exit_code == 0, r.output
-    filed = re.search(r"records digest: sha256 ([0-9a-f]{64})", r.output)
+    _, out, printed = audited
+    filed = re.search(r"records digest: sha256 ([0-9a-f]{64})", printed)
     assert filed is not None
     summary = BatchSummary.model_validate_json((out / "summary.json").read_text())
     assert summary.digest == filed.group(1) and set(summary.records) == {"a", "b"}
