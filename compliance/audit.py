@@ -321,8 +321,8 @@ def audit_clip(job: ClipJob, out: Path, monitor_factory: MonitorFactory | None =
         proc.finish()
         rep.status = "ok"
         rep.rounds = proc.rounds
-        rep.events = proc.events
-        rep.findings = proc.alerts
+        rep.events = list(proc.events)
+        rep.findings = list(proc.alerts)
         rep.states_seen = proc.frames
         rep.last_frame = last_frame
         last_t = proc.last.state.t if proc.last else 0.0

@@ -112,6 +112,27 @@ class Monitor:
             out.append(self._record_of(rnd))
         return out
 
+    def forget_rounds(self, keep: int) -> int:
+        """Let go of every closed round but the last ``keep``: its record, its findings and the
+        checks' notes on it; returns how many went. A live watch runs for days, and kept them all
+        (about 65 kB a round: ``benchmarks/live_memory.py``); a round is judged while it is open and
+        at its close, so the ones before the last few are only its report's, which the live watch
+        does not write (an audit, which reports every round, never calls this). The round in play
+        is never let go of."""
+        if keep < 0:
+            raise ValueError(f"keep must be >= 0, but got {keep}")
+        closed = self._tracker.closed
+        gone = len(closed) - keep
+        if gone <= 0:
+            return 0
+        after = closed[gone - 1].number + 1  # rounds are numbered in the order they open
+        for rnd in closed[:gone]:
+            self._findings.pop(rnd.number, None)
+        del closed[:gone]
+        for check in self._checks:
+            check.forget_before(after)
+        return gone
+
     # --- internals ---------------------------------------------------------------------------
     def _open_round(self) -> RoundState | None:
         """The round in play, once it is confirmed (a tentative one may be a stray card)."""

@@ -17,7 +17,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -65,6 +65,15 @@ __all__ = [
 
 
 _VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v")
+# the closed rounds a live watch keeps in memory (``StreamProcessor.keep_rounds``), the last of them:
+# a round is judged while it is open and as it closes, and the live watch writes each alert as it is
+# raised, never a report of the rounds; kept whole, they grew its memory about 65 kB a round, 7 MB an
+# hour of the sample's rounds (``benchmarks/live_memory.py``), past the 2 GB target within weeks
+LIVE_KEEP_ROUNDS = 100
+# ... and with them about this many rounds' latest events and alerts (the sample's rounds: 23 events,
+# 0.6 alerts a round), and the ids of as many alerts raised (one finding raised twice is one alert)
+_EVENTS_A_ROUND = 64
+_ALERTS_A_ROUND = 16
 
 
 class StreamError(ValueError):
@@ -471,6 +480,12 @@ class StreamProcessor:
     (measured on b58-0007 and b59-0010 fed as a camera: both pictures had been drawn from the table
     state, their frames 22 and dozens of states back). 128 MB holds about 500 states at 1280x720,
     two minutes of play or more.
+
+    ``keep_rounds``: None keeps every round, event and alert (an audit reports them all: ``rounds``,
+    ``events``, ``alerts``); a live watch, which runs for days, keeps the last ``keep_rounds`` closed
+    rounds (``Monitor.forget_rounds``) and the latest events and alerts, about as many rounds' worth,
+    so its memory does not grow with the rounds it has watched (``benchmarks/live_memory.py``);
+    ``raised`` counts every alert by its status either way.
     """
 
     def __init__(
@@ -488,7 +503,11 @@ class StreamProcessor:
         keep_images: int = 16,
         keep_picture_bytes: int = 128 * 2**20,
         realtime_source: bool = False,
+        keep_rounds: int | None = None,
     ) -> None:
+        if keep_rounds is not None and keep_rounds < 1:
+            raise ValueError(f"keep_rounds must be >= 1 (or None: every round), but got {keep_rounds}")
+        self.keep_rounds = keep_rounds
         self.layout = layout
         self.monitor = monitor
         self.source_name = source_name
@@ -496,8 +515,13 @@ class StreamProcessor:
         self.evidence_base = evidence_base or evidence_dir
         self.writer = writer
         self.on_alert = on_alert
-        self.events: list[Event] = []
-        self.alerts: list[Alert] = []
+        self.events: MutableSequence[Event] = (
+            [] if keep_rounds is None else collections.deque(maxlen=keep_rounds * _EVENTS_A_ROUND)
+        )
+        self.alerts: MutableSequence[Alert] = (
+            [] if keep_rounds is None else collections.deque(maxlen=keep_rounds * _ALERTS_A_ROUND)
+        )
+        self.raised: collections.Counter[str] = collections.Counter()  # every alert, by its status
         self.frames = 0
         self.last: StreamFrame | None = None
         self.current_round: int | None = None
@@ -511,7 +535,7 @@ class StreamProcessor:
         self._pictures: collections.OrderedDict[int, bytes] = collections.OrderedDict()  # JPEG, older
         self._picture_bytes = 0
         self._keep_picture_bytes = keep_picture_bytes
-        self._seen: set[str] = set()
+        self._seen: dict[str, None] = {}  # alert ids raised (in order: a live watch keeps the latest)
         self._past_rounds: list[RoundRecord] = []
         # A real-time source (camera, stream, paced replay): footage time runs with the wall clock, so
         # a frame's capture time is (wall - footage) offset + its t; the smallest offset seen is the
@@ -530,6 +554,8 @@ class StreamProcessor:
         """A new clip begins (a folder source: time starts again): close the old monitor, go on."""
         out = self.finish()
         self._past_rounds += self.monitor.rounds
+        if self.keep_rounds is not None:
+            self._past_rounds = self._past_rounds[-self.keep_rounds :]
         self.monitor = monitor
         self.segment += 1
         self.source_name = f"{self._base_name}#{self.segment}"
@@ -584,6 +610,10 @@ class StreamProcessor:
             a = self._alert(f, t, frame)
             if a is not None:
                 out.append(a)
+        if self.keep_rounds is not None:
+            forget = getattr(self.monitor, "forget_rounds", None)  # (a test's fake monitor may not)
+            if callable(forget):
+                forget(self.keep_rounds)
         return out
 
     def _index_at(self, frame: int) -> int | None:
@@ -647,7 +677,9 @@ class StreamProcessor:
             alert = alert.model_copy(update={"clock": clock_time(self._offset + f.t)})
         if alert.alert_id in self._seen:  # the same finding raised twice: one alert
             return None
-        self._seen.add(alert.alert_id)
+        self._seen[alert.alert_id] = None
+        if self.keep_rounds is not None and len(self._seen) > self.keep_rounds * _ALERTS_A_ROUND:
+            del self._seen[next(iter(self._seen))]  # a finding is raised again within its round
         ev_rel: str | None = None
         if self.evidence_dir is not None:
             name = evidence_name(f)
@@ -672,6 +704,7 @@ class StreamProcessor:
         if self.writer is not None:
             alert = self.writer.write(alert)  # durable before it is shown, linked to the line before
         self.alerts.append(alert)
+        self.raised[alert.status] += 1
         if self.on_alert is not None:
             self.on_alert(alert)
         return alert
@@ -805,8 +838,8 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         f"frame {st.frame if st else '-'}  {timecode(st.t) if st else ''}",
         f"round {proc.current_round if proc.current_round is not None else '-'}",
         f"LCD {st.lcd if st and st.lcd is not None else '-'}",
-        f"alerts [bold red]{sum(a.status == 'alert' for a in proc.alerts)}[/]",
-        f"review [bold yellow]{sum(a.status == 'review' for a in proc.alerts)}[/]",
+        f"alerts [bold red]{proc.raised['alert']}[/]",
+        f"review [bold yellow]{proc.raised['review']}[/]",
     )
     grid = Table(title="table state", expand=False)
     for c in ("position", "chips", "dealt", "high", "low"):
@@ -962,6 +995,7 @@ def run_live(
         video=video,
         on_alert=shown,
         realtime_source=realtime_source,
+        keep_rounds=LIVE_KEEP_ROUNDS,
     )
     camera_log = _CameraLog(
         alerts_path.with_name(alerts_path.stem + ".camera.jsonl"),
@@ -1076,8 +1110,8 @@ def run_live(
     return LiveSummary(
         source=said_as,
         frames=proc.frames,
-        alerts=len(proc.alerts),
-        review=sum(a.status == "review" for a in proc.alerts),
+        alerts=proc.raised.total(),
+        review=proc.raised["review"],
         alerts_file=str(alerts_path),
         interrupted=interrupted,
         webhook_delivered=sender.delivered if sender else 0,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -604,7 +605,7 @@ def _live_view_text(st: TableState) -> str:
         last=SimpleNamespace(state=st),
         layout=SimpleNamespace(table_id="T1", game="seven-card"),
         current_round=1,
-        alerts=[],
+        raised=Counter(),
     )
     con = Console(record=True, width=150, force_terminal=False)
     con.print(live_mod._view(proc, [], "cam"))  # type: ignore[arg-type]

@@ -66,10 +66,22 @@ class Check:
     """Base of every check: no-op hooks and the one way to make a finding."""
 
     check_id: ClassVar[CheckId]
+    # the attributes that hold notes per round: dicts and sets keyed by the round's number, or by a
+    # tuple that begins with it (``forget_before`` lets go of a closed round's); every other dict or
+    # set a check keeps must be bounded of itself (tests/test_live_memory.py holds each check to this)
+    per_round: ClassVar[tuple[str, ...]] = ("_done",)
 
     def __init__(self, ctx: CheckContext) -> None:
         self.ctx = ctx
         self._done: set[tuple[int, str]] = set()  # (round, key): a breach is reported once
+
+    def forget_before(self, number: int) -> None:
+        """Let go of the notes on every round numbered under ``number`` (closed rounds a live watch
+        no longer keeps: ``Monitor.forget_rounds``)."""
+        for name in self.per_round:
+            kept = getattr(self, name)
+            for key in [k for k in kept if (k[0] if isinstance(k, tuple) else k) < number]:
+                kept.discard(key) if isinstance(kept, set) else kept.pop(key)
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         return []
@@ -179,6 +191,7 @@ class UnsetSeatsCheck(Check):
     """
 
     trigger: ClassVar[EventKind]
+    per_round = (*Check.per_round, "_waits")
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)

@@ -157,6 +157,7 @@ class _Short:
 
 class CardCount(Check):
     check_id = CheckId.CARD_COUNT
+    per_round = (*Check.per_round, "_short", "_excess")
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)

@@ -94,6 +94,7 @@ def _steadiest_gap(order: list[str], windows: dict[str, tuple[float, float]]) ->
 
 class DealOrder(Check):
     check_id = CheckId.DEAL_ORDER
+    per_round = (*Check.per_round, "_waiting")
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)

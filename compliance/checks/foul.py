@@ -61,6 +61,10 @@ __all__ = ["FoulMishandled"]
 
 class FoulMishandled(Check):
     check_id = CheckId.FOUL_MISHANDLED
+    per_round = (
+        *Check.per_round,
+        *("_fouls", "_read", "_short", "_named_later", "_blind", "_last_read", "_doubt_note"),
+    )
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)

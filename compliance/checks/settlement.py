@@ -91,6 +91,7 @@ OVER_FULL = 0.5  # a result judged on a hand seen holding more cards than it nam
 
 class Settlement(Check):
     check_id = CheckId.SETTLEMENT
+    per_round = (*Check.per_round, "_judged")
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)
