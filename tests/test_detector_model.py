@@ -131,7 +131,10 @@ def test_detect_command_prints_json_per_image_and_fails_on_unreadable(tmp_path: 
     bad.write_text("no")
     res = CliRunner().invoke(app, ["detect", str(bad)])
     assert res.exit_code == 1
-    assert "not_an_image.png" in res.output
+    assert "not_an_image.png: not a readable image" in res.output
+    res = CliRunner().invoke(app, ["detect", str(tmp_path / "gone.jpg"), str(good)])
+    assert res.exit_code == 1  # the image after it is still read
+    assert "gone.jpg: no such file" in res.output and "row.png" in res.output
     res = CliRunner().invoke(app, ["detect", str(good), "--rotations", "sideways"])
     assert res.exit_code == 2 and "--rotations" in res.output and "sideways" in res.output
     # a folder: its images in name order (other files passed over); a folder of none is an error

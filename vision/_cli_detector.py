@@ -121,6 +121,10 @@ def detect(
         else:
             listed.append(path)
     for path in listed:
+        if not path.is_file():  # (OpenCV would only warn, and say nothing of why)
+            typer.echo(f"error: {path}: no such file", err=True)
+            failed = True
+            continue
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
             typer.echo(f"error: {path}: not a readable image", err=True)
