@@ -792,3 +792,29 @@ def test_a_frame_shrunk_as_it_was_decoded_gives_the_same_states_and_a_misfit_one
     assert plain[-1]["seats"][1]["chips"] is True  # type: ignore[index]
     assert states("made") == plain
     assert states("misfit") == plain
+
+
+def test_the_pipeline_keeps_numpys_blas_to_one_thread() -> None:
+    """numpy's OpenBLAS spins a worker per core after each product it shares out, on the cores the
+    decoder and stage 1 use (a third of a 720p replay's CPU: vision._blas). Building the pipeline
+    limits it, in a fresh process; and does so to the same bits (one thread computes the products
+    the pipeline makes exactly as the pool does)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.path.insert(0, 'tests')\n"
+        "from threadpoolctl import threadpool_info\n"
+        "from test_pipeline_synth import ColourDetector, make_layout\n"
+        "from vision.pipeline import TablePipeline\n"
+        "import vision._blas as b\n"
+        "assert not b._limited\n"
+        "TablePipeline(make_layout(), ColourDetector())\n"
+        "blas = [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+        "print(b._limited, blas)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    limited, blas = out.stdout.strip().split(" ", 1)
+    assert limited == "True" and json.loads(blas) and set(json.loads(blas)) == {1}, out.stdout

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from vision._blas import one_blas_thread
 from vision._sparse_head import SparseHead
 from vision._still_memory import StillMemory, read_through
 from vision.card_body import (
@@ -1043,6 +1044,7 @@ class OnnxCardDetector:
         files.check()
         import onnxruntime as ort
 
+        one_blas_thread()  # numpy's BLAS would spin a thread per core (vision._blas)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1

@@ -74,6 +74,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards, empty_slots
+from vision._blas import one_blas_thread
 from vision._still_memory import StillMemory
 from vision._view_watch import ViewWatch
 from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED, at_opposite_corners
@@ -1095,6 +1096,7 @@ class TablePipeline:
     def __init__(
         self, layout: TableLayout, detector: CardDetector, config: PipelineConfig | None = None
     ) -> None:
+        one_blas_thread()  # numpy's BLAS would spin a thread per core (vision._blas)
         self.layout = layout
         self.detector = detector
         self.cfg = config or PipelineConfig()
