@@ -118,6 +118,42 @@ def test_evidence_uses_the_video_frame_when_states_come_with_a_video(tmp_path: P
     assert abs(float(body.mean()) - 90) < 15
 
 
+def test_states_played_at_their_pace_read_the_video_forward_as_they_come(tmp_path: Path) -> None:
+    """``live FILE --states S --realtime``: each state's frame is read from the video as the state
+    comes (the same pixels as reading the file anew), so a finding's picture is at hand, not decoded
+    from the file's start when the alert is raised; a replay as fast as it goes reads only the
+    frames a finding names."""
+    import cv2
+
+    lay = write_layout(tmp_path / "layout.yaml")
+    states = clip_states(pattern=(True,))
+    write_video(tmp_path / "c.mp4", states[-1].t + 0.5)
+    for realtime in (True, False):
+        proc = StreamProcessor(
+            lay,
+            FakeMonitor(lay),
+            source_name="c.mp4",
+            evidence_dir=tmp_path / f"ev{realtime}",
+            video=tmp_path / "c.mp4",
+            realtime_source=realtime,
+        )
+        for st in states:
+            proc.feed(StreamFrame(st))
+        assert len(proc.alerts) == 1
+        kept = dict(proc._images)
+        proc.close()
+        if not realtime:
+            assert kept == {}
+            continue
+        assert sorted(kept) == [st.frame for st in states][-len(kept) :] and len(kept) == min(16, len(states))
+        cap = cv2.VideoCapture(str(tmp_path / "c.mp4"))
+        for n, img in kept.items():
+            cap.set(cv2.CAP_PROP_POS_FRAMES, n)
+            ok, want = cap.read()
+            assert ok and np.array_equal(img, want), n
+        cap.release()
+
+
 class _LateMonitor(FakeMonitor):
     """FakeMonitor whose findings come ``late`` states after the state they name (a check that
     judges a breach at the round's end, on the frame that showed it)."""
