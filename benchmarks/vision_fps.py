@@ -14,6 +14,8 @@ Prints:
 - replay: frames per second of ``watch()`` over the clip (decode at full rate, analyse at
   ``--analyse-fps``), and the ratio to real time (target: 10x real time for 25 fps = 250 fps);
 - detector: calls, ms per call, ms per analysed frame (the detector only runs on zones that changed);
+- other threads: the replay's CPU seconds in threads Python did not start (a library's pool:
+  numpy's OpenBLAS spun 3 of 8.8 CPU-s here before ``vision._blas``; Linux only);
 - peak memory (max RSS; target < 2 GB);
 - live CPU: CPU seconds spent per second of video in replay (below 1.0 means a live 25 fps feed is
   kept up with on at most one core), with ``cv2.setNumThreads(1)``.
@@ -69,6 +71,29 @@ def _detector(args: argparse.Namespace, clip: Path, layout: Any) -> tuple[Any, s
     from vision.evaluate import TruthDetector
 
     return TruthDetector(Path(f"{clip.with_suffix('')}.boxes.jsonl.gz")), "ground-truth boxes (no model)"
+
+
+def _unnamed_thread_cpu() -> dict[str, float]:
+    """CPU seconds of each of this process's threads that Python did not start (a BLAS or OpenMP
+    library's pool, FFmpeg's own), by thread id; {} where the system does not list them (not Linux).
+    A pool that spins between calls shows here: numpy's OpenBLAS worker took 3.0 of a 720p replay's
+    8.8 CPU-s before ``vision._blas`` kept it to one thread (models/HISTORY.md, thirty-fifth session)."""
+    import threading
+
+    tasks = Path("/proc/self/task")
+    if not tasks.is_dir():
+        return {}
+    ours = {t.native_id for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for task in tasks.iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # (the thread ended)
+            continue
+        if int(task.name) not in ours:
+            out[task.name] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return out
 
 
 def _machine() -> str:
@@ -219,6 +244,7 @@ def main() -> int:
 
     cfg = PipelineConfig(analyse_fps=args.analyse_fps)
     pipe = TablePipeline(layout, det, cfg)
+    unnamed0 = _unnamed_thread_cpu()
     c0 = time.process_time()
     t0 = time.perf_counter()
     frames = analysed = states = 0
@@ -241,6 +267,8 @@ def main() -> int:
             states += 1
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    unnamed = _unnamed_thread_cpu()
+    unnamed_cpu = sum(v - unnamed0.get(k, 0.0) for k, v in unnamed.items())
     undo()
     video_s = frames / fps
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -280,6 +308,11 @@ def main() -> int:
         f"CPU-bound:    {frames / cpu:7.1f} fps by CPU time "
         "(the machine is shared: wall time overstates cost)"
     )
+    if unnamed:
+        print(
+            f"other threads: {unnamed_cpu:.2f} of the replay's {cpu:.2f} CPU-s in the {len(unnamed)} "
+            "thread(s) Python did not start (a library's pool; a spinning one shows here)"
+        )
     print(f"peak memory:  {peak_mb:.0f} MB (target < 2048 MB)")
     print(
         f"live CPU:     {cpu / video_s:.2f} CPU-seconds per video second "
