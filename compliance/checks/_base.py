@@ -16,7 +16,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from compliance.events import CHECK_RULES, CheckId, Event, EventKind, Finding
 from compliance.rounds import MonitorConfig, PositionState, RoundState
@@ -79,9 +79,13 @@ class Check:
         """Let go of the notes on every round numbered under ``number`` (closed rounds a live watch
         no longer keeps: ``Monitor.forget_rounds``)."""
         for name in self.per_round:
-            kept = getattr(self, name)
-            for key in [k for k in kept if (k[0] if isinstance(k, tuple) else k) < number]:
-                kept.discard(key) if isinstance(kept, set) else kept.pop(key)
+            kept: dict[Any, Any] | set[Any] = getattr(self, name)
+            gone = [k for k in kept if (k[0] if isinstance(k, tuple) else k) < number]
+            if isinstance(kept, set):
+                kept.difference_update(gone)
+            else:
+                for key in gone:
+                    del kept[key]
 
     def on_event(self, event: Event, rnd: RoundState) -> list[Finding]:
         return []
