@@ -68,7 +68,7 @@ _VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".m4v")
 # the closed rounds a live watch keeps in memory (``StreamProcessor.keep_rounds``), the last of them:
 # a round is judged while it is open and as it closes, and the live watch writes each alert as it is
 # raised, never a report of the rounds; kept whole, they grew its memory about 65 kB a round, 7 MB an
-# hour of the sample's rounds (``benchmarks/live_memory.py``), past the 2 GB target within weeks
+# hour of the sample's rounds (``benchmarks/live_memory.py``), past the 2 GB target in about a week
 LIVE_KEEP_ROUNDS = 100
 # ... and with them about this many rounds' latest events and alerts (the sample's rounds: 23 events,
 # 0.6 alerts a round), and the ids of as many alerts raised (one finding raised twice is one alert)
