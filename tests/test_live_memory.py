@@ -46,7 +46,7 @@ def stream(clips: list[list[TableState]], passes: int) -> Iterator[TableState]:
             t_off, f_off = s.t + 2.0, s.frame + 50
 
 
-def run(layout: TableLayout, clips: list[list[TableState]], keep: int | None, tmp: Path) -> StreamProcessor:
+def run(layout: TableLayout, clips: list[list[TableState]], keep: int | None) -> StreamProcessor:
     proc = StreamProcessor(
         layout,
         default_monitor(layout, camera=False),
@@ -61,10 +61,10 @@ def run(layout: TableLayout, clips: list[list[TableState]], keep: int | None, tm
 
 
 def test_a_bounded_watch_raises_every_alert_the_unbounded_one_does(
-    layout: TableLayout, clips: list[list[TableState]], tmp_path: Path
+    layout: TableLayout, clips: list[list[TableState]]
 ) -> None:
-    whole = run(layout, clips, None, tmp_path / "a")
-    kept = run(layout, clips, 3, tmp_path / "b")
+    whole = run(layout, clips, None)
+    kept = run(layout, clips, 3)
     rounds = len(whole.rounds)
     assert rounds >= 2 * len(clips) and whole.raised.total() >= 4
     # the same alerts, id for id, and the same counts by status
