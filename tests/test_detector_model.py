@@ -140,14 +140,14 @@ def test_detect_command_prints_json_per_image_and_fails_on_unreadable(tmp_path: 
     # a folder: its images in name order (other files passed over); a folder of none is an error
     shots = tmp_path / "shots"
     shots.mkdir()
-    for name in ("b.png", "a.jpg"):
+    # (a .webp or .tif too: the formats ``detect FILE`` and eval-photos take, which it once passed over)
+    for name in ("b.png", "a.jpg", "c.webp", "d.tif"):
         cv2.imwrite(str(shots / name), img)
     (shots / "notes.txt").write_text("not an image")
     res = CliRunner().invoke(app, ["detect", str(shots), "--json", "--rotations", "0"])
     assert res.exit_code == 0, res.output
     assert [json.loads(x)["image"] for x in res.output.strip().splitlines()] == [
-        str(shots / "a.jpg"),
-        str(shots / "b.png"),
+        str(shots / n) for n in ("a.jpg", "b.png", "c.webp", "d.tif")
     ]
     (tmp_path / "empty").mkdir()
     res = CliRunner().invoke(app, ["detect", str(tmp_path / "empty")])

@@ -53,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.cards import CardParseError, parse_card, parse_cards
 from vision.detections import BACK_CLASS, CLASSES, Detections
+from vision.sources import IMAGE_SUFFIXES
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -74,7 +75,6 @@ __all__ = [
     "write_labelled_photo",
 ]
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 _NAMES_FILES = ("data.yaml", "data.yml", "dataset.yaml", "classes.txt", "obj.names")
 _NAMES_UP = 4  # folders above a label file searched for the class names
 _SPLITS = ("test", "valid", "val")  # a dataset root's split read when none is asked for, in this order

@@ -39,7 +39,9 @@ __all__ = [
 _log = logging.getLogger("vision.sources")
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".m4v", ".webm", ".ts")
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+# every still format OpenCV reads here: one list for a folder source, ``detect FOLDER`` and the
+# photograph readers (``vision.photos``), so a folder one of them takes the others take too
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
 class SourceError(RuntimeError):
@@ -154,7 +156,9 @@ def iter_frames(
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES + IMAGE_SUFFIXES)
         if not files:
-            raise SourceError(f"{path}: folder holds no video or image files ({', '.join(VIDEO_SUFFIXES)})")
+            raise SourceError(
+                f"{path}: folder holds no video or image files ({', '.join(VIDEO_SUFFIXES + IMAGE_SUFFIXES)})"
+            )
     elif not path.exists():
         raise SourceError(f"{path}: no such file, folder, stream URL or camera index")
     else:
