@@ -122,6 +122,14 @@ def test_eval_vision_with_truth_boxes_and_with_a_detector(tmp_path: Path) -> Non
         app, ["eval-vision", str(clip), "--detector", "test_pipeline_synth:ColourDetector"]
     )
     assert r.exit_code == 0, r.output
+    # a folder: its videos with a ground truth beside them (a video without one is passed over)
+    write_clip(tmp_path / "a-untruthed.avi", [np.zeros((8, 8, 3), np.uint8)] * 2, FPS)
+    r = CliRunner().invoke(app, ["eval-vision", str(tmp_path), "--truth-boxes"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("c.avi: ") and "untruthed" not in r.output
+    (tmp_path / "none").mkdir()
+    r = CliRunner().invoke(app, ["eval-vision", str(tmp_path / "none")])
+    assert r.exit_code == 2 and "none: folder holds no rendered clip" in r.output
     lay = str(tmp_path / "table.yaml")
     r = CliRunner().invoke(app, ["watch", str(clip), "--layout", lay, "--truth-boxes", "--json"])
     assert r.exit_code == 0, r.output

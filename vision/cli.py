@@ -194,7 +194,11 @@ def register(app: typer.Typer) -> None:
     @app.command("eval-vision")
     def eval_cmd(
         clips: Annotated[
-            list[Path], typer.Argument(help="rendered clips with <clip>.states.jsonl and .truth.json")
+            list[Path],
+            typer.Argument(
+                help="rendered clips with <clip>.states.jsonl and .truth.json, or folders of them"
+                " (every video with a .truth.json beside it, in name order)"
+            ),
         ],
         truth_boxes: Annotated[
             bool, typer.Option(help="detect with the ground-truth boxes (scores the pipeline, not the model)")
@@ -219,7 +223,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             ok = _eval(
-                clips,
+                _clips_in(clips),
                 truth_boxes,
                 _load_detector(detector),
                 PipelineConfig(analyse_fps=analyse_fps or None),
@@ -242,6 +246,30 @@ def register(app: typer.Typer) -> None:
             raise
     else:
         det_cli.register(app)
+
+
+def _clips_in(paths: list[Path]) -> list[Path]:
+    """``eval-vision``'s clips: each path as given, a folder as its videos that have a ground truth
+    beside them (``<clip>.truth.json``), in name order; a folder of none is an error naming it."""
+    from vision.evaluate import EvalError
+    from vision.sources import VIDEO_SUFFIXES
+
+    clips: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            clips.append(path)
+            continue
+        inside = sorted(
+            p
+            for p in path.iterdir()
+            if p.suffix.lower() in VIDEO_SUFFIXES and p.with_suffix(".truth.json").is_file()
+        )
+        if not inside:
+            raise EvalError(
+                f"{path}: folder holds no rendered clip (a video with a <clip>.truth.json beside it)"
+            )
+        clips += inside
+    return clips
 
 
 def _eval(
