@@ -169,6 +169,9 @@ def audit(
         console=console,
         progress=progress,
     )
+    if res.clips == 0:
+        typer.echo("error: no clips found in " + ", ".join(map(str, paths)), err=True)
+        raise typer.Exit(2)
     typer.echo(  # a failed clip is finished (res.audited) but not audited: said apart
         f"{res.clips} clip(s): {res.audited - len(res.failed)} audited now "
         f"({res.footage_s:.1f} s of footage in {res.wall_s:.1f} s), "
@@ -187,9 +190,6 @@ def audit(
         left = res.clips - res.skipped - res.audited
         typer.echo(f"interrupted: {left} clip(s) not audited; run the same command again to audit them")
         raise typer.Exit(130)
-    if res.clips == 0:
-        typer.echo("error: no clips found in " + ", ".join(map(str, paths)), err=True)
-        raise typer.Exit(2)
     if res.failed:
         raise typer.Exit(1)
 

@@ -486,9 +486,13 @@ def run_audit(
 
     console = console or Console(stderr=True)
     t0 = time.perf_counter()
+    jobs = discover(paths, states=states, out=out, layout=layout)
+    if not jobs:  # nothing to audit: nothing written (no empty report, no digest of nothing to file)
+        return AuditResult(
+            out=str(out), clips=0, audited=0, skipped=0, failed=[], footage_s=0.0, wall_s=0.0, findings=0
+        )
     out.mkdir(parents=True, exist_ok=True)
     _clean_leftovers(out)
-    jobs = discover(paths, states=states, out=out, layout=layout)
     todo = [j for j in jobs if force or not _is_done(out, j)]
     skipped = len(jobs) - len(todo)
     if skipped:

@@ -217,6 +217,8 @@ def test_no_clips_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     r = runner.invoke(app, ["audit", str(tmp_path / "empty"), "--out", str(tmp_path / "o"), "--no-progress"])
     assert r.exit_code == 2 and "no clips" in r.output
+    # and nothing written: no empty report, no digest of nothing for an auditor to file
+    assert not (tmp_path / "o").exists() and "digest" not in r.output
 
 
 def test_output_folder_inside_the_input_is_not_audited(tmp_path: Path, fake_engine: None) -> None:
