@@ -78,6 +78,11 @@ def live(
     from vision.sources import redacted
 
     lay = _load_layout_or_exit(layout)
+    # the camera's source (as vision.sources tells them), checked before the alerts file is opened; with
+    # --states SOURCE only names the records and, if a video, gives the evidence pictures
+    if states is None and not (source.isdigit() or "://" in source or Path(source).exists()):
+        typer.echo(f"error: {source}: no such file, folder, stream URL or camera index", err=True)
+        raise typer.Exit(2)
     console = Console()
     try:
         s = run_live(

@@ -370,6 +370,25 @@ def test_live_bad_layout_is_a_clear_error(tmp_path: Path) -> None:
     assert "bad.yaml" in r.output and "game" in r.output
 
 
+def test_live_on_a_missing_file_says_so_and_records_nothing(tmp_path: Path) -> None:
+    write_layout(tmp_path / "layout.yaml")
+    alerts = tmp_path / "alerts.jsonl"
+    r = runner.invoke(
+        app,
+        [
+            "live",
+            str(tmp_path / "gone.mp4"),
+            "--layout",
+            str(tmp_path / "layout.yaml"),
+            "--alerts",
+            str(alerts),
+        ],
+    )
+    assert r.exit_code == 2
+    assert "gone.mp4: no such file, folder, stream URL or camera index" in r.output
+    assert not alerts.exists() and "SourceError" not in r.output
+
+
 def test_vision_pipeline_frames_feed_the_same_monitor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
