@@ -75,14 +75,17 @@ def live(
     from rich.console import Console
 
     from compliance.live import StreamError, run_live
-    from vision.sources import redacted
+    from vision.sources import SourceError, check_source, redacted
 
     lay = _load_layout_or_exit(layout)
-    # the camera's source (as vision.sources tells them), checked before the alerts file is opened; with
-    # --states SOURCE only names the records and, if a video, gives the evidence pictures
-    if states is None and not (source.isdigit() or "://" in source or Path(source).exists()):
-        typer.echo(f"error: {source}: no such file, folder, stream URL or camera index", err=True)
-        raise typer.Exit(2)
+    # the camera's source, checked before the alerts file is opened; with --states SOURCE only names
+    # the records and, if a video, gives the evidence pictures
+    try:
+        if states is None:
+            check_source(source)
+    except SourceError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from e
     console = Console()
     try:
         s = run_live(

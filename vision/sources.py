@@ -31,6 +31,7 @@ __all__ = [
     "VIDEO_SUFFIXES",
     "Frame",
     "SourceError",
+    "check_source",
     "iter_frames",
     "read_first_frame",
     "redacted",
@@ -101,6 +102,15 @@ def redacted(source: str | Path | int) -> str:
         return f"{scheme}://***"
 
 
+def check_source(source: str | Path | int) -> None:
+    """Raise ``SourceError`` where ``source`` is none of what ``iter_frames`` takes: a camera index, a
+    stream URL, or a file or folder that exists (checked before anything is opened or written)."""
+    if isinstance(source, int) or (isinstance(source, str) and (source.isdigit() or _is_url(source))):
+        return
+    if not Path(source).exists():
+        raise SourceError(f"{source}: no such file, folder, stream URL or camera index")
+
+
 def iter_frames(
     source: str | Path | int,
     *,
@@ -153,14 +163,13 @@ def iter_frames(
         yield from _live(source, name, open_cap, reconnect_tries, backoff_s, max_backoff_s, clock, sleep)
         return
     path = Path(source)
+    check_source(path)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES + IMAGE_SUFFIXES)
         if not files:
             raise SourceError(
                 f"{path}: folder holds no video or image files ({', '.join(VIDEO_SUFFIXES + IMAGE_SUFFIXES)})"
             )
-    elif not path.exists():
-        raise SourceError(f"{path}: no such file, folder, stream URL or camera index")
     else:
         files = [path]
     frames = (fr for f in files for fr in _file(f, analyse_fps, skipped, open_file))
