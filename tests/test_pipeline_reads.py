@@ -368,12 +368,16 @@ _HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9h", "2c"]
 
 
 def _dealer_sets(
-    p: TablePipeline, det: _WithUnread, unread: set[str], put: list[str] | None = None
+    p: TablePipeline,
+    det: _WithUnread,
+    unread: set[str],
+    put: list[str] | None = None,
+    first: list[str] | None = None,
 ) -> TableState:
-    """The dealer's seven cards turned up in a row and all read, then set (``put``: the first five
-    high, the next two low, any more left in the row; by default the same seven) with the faces in
-    ``unread`` found but not read."""
-    t = SynthTable(p.layout, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+    """The dealer's seven cards turned up in a row and all read (``first``, by default ``_HAND``),
+    then set (``put``: the first five high, the next two low, any more left in the row; by default
+    ``_HAND``) with the faces in ``unread`` found but not read."""
+    t = SynthTable(p.layout, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(first or _HAND)])
     _run(p, t, 10, 0)
     put = put or _HAND
     t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(put[:5])]
@@ -410,6 +414,42 @@ def test_a_face_not_read_is_not_named_when_the_hand_read_whole_cannot_tell_which
     det = _WithUnread({"Ts"})
     s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"})
     assert "Ts" not in s.dealer.high and s.unread_faces == {"dealer.high": 1}
+
+
+def test_a_card_read_two_ways_in_two_views_still_leaves_the_one_face_not_read_named() -> None:
+    # as b81-0014 (its 2c read 2s at the last whole look): the hand turned up read with its Kd as 5d
+    # (the colour detector's faces: one suit shared); set, the Kd read right and the Ts not named
+    lay = make_layout()
+    det = _WithUnread(set())
+    first = [c if c != "Kd" else "5d" for c in _HAND]
+    s = _dealer_sets(TablePipeline(lay, det, CFG), det, {"Ts"}, first=first)
+    assert sorted(s.dealer.high) == sorted(_HAND[:5]) and s.dealer.low == ["9h", "2c"]
+    assert s.unread_faces == {} and s.carried_faces == {"dealer.high": ["Ts"]}
+
+
+def test_a_card_read_two_ways_names_the_face_only_where_it_pairs_with_one_card() -> None:
+    from vision.pipeline import _carry_known_face
+
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
+
+    def carry(known: list[str], low: list[str]) -> tuple[tuple[str, str] | None, dict[str, list]]:
+        out = {"dealer.high": list(high), "dealer.low": [(100.0 + i, c, 0.55) for i, c in enumerate(low)]}
+        conf = {c: 0.8 for c in known} | {"2s": 0.6}
+        return _carry_known_face(out, [("dealer.high", 45.0)], conf), out
+
+    # the 2c read now, 2s in the hand seen whole: the same card, so the face not read is the Ts,
+    # no surer than the weaker of the two reads that disagree (0.55 here)
+    named, out = carry(["As", "Kd", "Qh", "Jc", "Ts", "9h", "2s"], ["9h", "2c"])
+    assert named == ("dealer.high", "Ts") and out["dealer.high"][-1] == (45.0, "Ts", 0.55)
+    # the 2s shares its suit with the Ts and its rank with the 2h: which card it is cannot be told
+    named, out = carry(["As", "Kd", "Qh", "Jc", "Ts", "9h", "2h"], ["9h", "2s"])
+    assert named is None and len(out["dealer.high"]) == 4
+    # a 5d shares nothing with the Ts or the 2s: a card not seen before, the face stays unnamed
+    named, out = carry(["As", "Kd", "Qh", "Jc", "Ts", "9h", "2s"], ["9h", "5d"])
+    assert named is None and len(out["dealer.high"]) == 4
+    # two cards read now that the hand lacked: nothing is told
+    named, _ = carry(["As", "Kd", "Qh", "Jc", "Ts", "9s", "2s"], ["9h", "2c"])
+    assert named is None
 
 
 def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:

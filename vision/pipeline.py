@@ -39,7 +39,8 @@ display, the LCD, each bet circle and payout spot):
    CARD-COUNT knows a card lies there. When it is the only such face and the position's hand was seen
    whole a moment before (the dealer's hand turned up, then set; the hand the i-Verify display
    showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
-   earlier read's confidence, and listed in ``TableState.carried_faces``. Else, where every other
+   earlier read's confidence (or, where one card was read two ways in the two views, no surer than
+   the two reads), and listed in ``TableState.carried_faces``. Else, where every other
    card of the hand is named, it is named by the count when, of the faces its reads leave open (a
    read under ``min_confidence``; the two faces the detector's two cuts of a contested index name,
    ``detect_with_rivals``), exactly one is neither in the hand nor shown at another position
@@ -905,20 +906,39 @@ def _carry_known_face(
     each once, and exactly one known card is not among them, the unnamed face is that card: the same
     cards, moved (the dealer setting his hand, or turning a player's hand up; an index read at one
     moment and half covered at the next). It keeps the confidence of its earlier read, doubt and
-    all, so compliance makes a review item, not an alert, of a doubtful one. Anything else (two
-    unnamed faces, a card not seen before, a back) is left as read: a card swapped in during the move
-    is not covered up when the camera reads it, and stays an unread face when it does not."""
+    all, so compliance makes a review item, not an alert, of a doubtful one.
+
+    One face read now that the known hand lacks, sharing its rank or its suit with exactly one of
+    the two known cards not read now, is that card read one way in one view and the other way in the
+    other (which view is right does not matter here): the unnamed face is the other known card,
+    named no surer than the two reads that disagree (b81-0014, seed 81 at 720p: the dealer's hand
+    turned up read 2s 3s 4c 5c 5d 7d Js, its 2c read 2s at the last whole look; set, it read 2c 4c
+    5c 5d and a face not named, for 19 s; the face is the 3s). Anything else (two unnamed faces, a
+    card not seen before that shares nothing with the cards missing, or matches both, a back) is
+    left as read: a card swapped in during the move is not covered up when the camera reads it, and
+    stays an unread face when it does not."""
     if known is None or len(lone) != 1:
         return None
+    read = {lab: c for v in out.values() for _, lab, c in v}
     cards = [lab for v in out.values() for _, lab, _ in v] + list(hidden)
-    if BACK in cards or len(set(cards)) != len(cards) or not set(cards) <= known.keys():
+    if BACK in cards or len(set(cards)) != len(cards):
         return None
+    odd = [c for c in cards if c not in known]
     missing = known.keys() - set(cards)
-    if len(missing) != 1:
+    if not odd and len(missing) == 1:
+        (card,) = missing
+        conf = known[card]
+    elif len(odd) == 1 and len(missing) == 2 and odd[0] in read and "Jk" not in (*odd, *missing):
+        x = odd[0]
+        pair = [y for y in missing if y[0] == x[0] or y[1] == x[1]]
+        if len(pair) != 1:
+            return None
+        (card,) = missing - set(pair)
+        conf = min(known[card], known[pair[0]], read[x])
+    else:
         return None
-    (card,) = missing
-    zone, x = lone[0]
-    out[zone].append((x, card, known[card]))
+    zone, x_at = lone[0]
+    out[zone].append((x_at, card, conf))
     return zone, card
 
 
