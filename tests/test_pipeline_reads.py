@@ -1284,3 +1284,45 @@ def test_a_felt_face_the_hand_on_the_display_lacks_yields_to_the_card_it_shows()
             assert s.card_confidence["dealer.hand"][4] == pytest.approx(conf)
         else:
             assert s.carried_faces == {}
+
+
+def test_a_doubtful_face_shown_surer_elsewhere_is_its_suit_twin() -> None:
+    from vision.pipeline import _suit_twin
+
+    sure = {"Ac": 0.79, "4s": 0.73, "Kd": 0.95}
+    assert _suit_twin("Ac", 0.62, sure, set()) == "As"  # b79-0014: seat 3's As read Ac beside the dealer's
+    assert _suit_twin("4s", 0.43, sure, set()) == "4c"
+    assert _suit_twin("Kd", 0.5, sure, set()) == "Kh"
+    assert _suit_twin("Ac", 0.62, sure, {"As"}) is None  # the twin is shown too: nothing to name
+    assert _suit_twin("Ac", 0.76, sure, set()) is None  # read at the review level or more: as read
+    assert _suit_twin("Ac", 0.75, {"Ac": 0.78}, set()) is None  # not surer there by more than the margin
+    assert _suit_twin("Qh", 0.4, sure, set()) is None  # shown nowhere else
+    assert (
+        _suit_twin("Jk", 0.4, {"Jk": 0.9}, set()) is None
+        and _suit_twin("BACK", 0.4, {"BACK": 0.9}, set()) is None
+    )
+
+
+def test_the_weaker_of_two_reads_of_one_face_at_two_positions_takes_its_suit_twin() -> None:
+    lay = make_layout()
+    det = _SureOf({"Kd": 0.95})
+    p = TablePipeline(lay, det, CFG)
+    t = SynthTable(lay, cards=[("Kd", 250.0, 620.0)])  # seat 1's Kd, read surely
+    assert _run(p, t, 10, 0)[-1].seat(1).high == ["Kd"]
+    det.conf["Kd"] = 0.5  # then seat 2 shows a face read Kd, with doubt (seat 1 is not read again)
+    t.cards.append(("Kd", 760.0, 620.0))
+    s = _run(p, t, 12, 10)[-1]
+    assert s.seat(1).high == ["Kd"] and s.seat(2).high == ["Kh"]
+    assert s.counted_faces == {"seat2.high": ["Kh"]}  # a deduction, said so ...
+    assert s.counted_aside == {"seat2.high": {"Kd": np.float32(0.5)}}  # ... with the read it set aside
+    assert s.card_confidence["seat2.high"] == [np.float32(CFG.min_confidence)]  # no surer than the floor
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    # read as surely as the other sighting: the duplicate stands as read (FOREIGN-CARD weighs it)
+    det2 = _SureOf({"Kd": 0.95})
+    p2 = TablePipeline(lay, det2, CFG)
+    t2 = SynthTable(lay, cards=[("Kd", 250.0, 620.0)])
+    _run(p2, t2, 10, 0)
+    det2.conf["Kd"] = 0.92
+    t2.cards.append(("Kd", 760.0, 620.0))
+    s2 = _run(p2, t2, 12, 10)[-1]
+    assert s2.seat(2).high == ["Kd"] and s2.counted_faces == {}

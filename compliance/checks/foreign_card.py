@@ -20,8 +20,12 @@ face its area's lowest read), and it says each sighting's read. The reviewer loo
 doubtful one: another card misread as this one, or a second deck's copy read with doubt (b42-0013's
 and b43-0006's injected copies were read at 0.64 and 0.59: found for review). The pipeline does not
 settle which (renaming the weaker read would hide a real foreign card: models/HISTORY.md, eleventh
-session). A foreign token rests on its own read only. Below
-``MonitorConfig.review_below`` it is a review item, and does not void the round.
+session), but for one case: a read under the review level whose face another position shows read
+surer, and whose suit twin the table does not show, is named the twin by the count with the face set
+aside (``vision.pipeline._suit_twin``; thirty-seventh session), and such a duplicate is the review
+item below (a duplicate the count may have hidden), as sure as the read set aside. A foreign token
+rests on its own read only. Below ``MonitorConfig.review_below`` it is a review item, and does not
+void the round.
 
 A face the camera named by the count (``PositionState.counted``: the one card a hand lacks, named
 because no other position showed it) and no longer shows at that position in the latest state is not
