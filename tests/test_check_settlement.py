@@ -122,6 +122,22 @@ def test_a_winner_left_unpaid_to_the_round_end_is_a_breach_judged_at_the_end() -
     assert "left the wager, no payout" in f.observed
 
 
+def test_a_round_whose_every_wager_is_left_against_two_results_is_settled_for_review() -> None:
+    """b82-0011 (seed 82, 720p): a void round (an injected second Js the camera never named) whose
+    wagers the dealer all left, as a void round's are; two losers as read had been SETTLEMENT alerts.
+    A table settled not at all against two results is settled as a void round is (seed 002 rules
+    5.1-5.5): each finding a review item, saying so."""
+    run = Run(_end_leaving_chips(_exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER})))
+    found = run.of(CHECK)
+    assert sorted(f.seat for f in found) == [1, 3]
+    for f in found:
+        assert f.confidence == 0.5 and f.status == "review"
+        assert "settled no wager of the round, as a void round is settled" in f.observed
+    # one result only asks for an action (the other a push, rightly left): judged as before, an alert
+    [f] = Run(_end_leaving_chips(_exposed({"seat1": WINS, "seat3": PUSHES, "dealer": DEALER}))).of(CHECK)
+    assert (f.seat, f.confidence, f.status) == (1, 0.9, "alert") and "void round" not in f.observed
+
+
 def test_a_seat_seen_holding_a_card_more_than_it_names_is_settled_for_review() -> None:
     """b68-0006 (seed 68, 720p): seat 6 held eight cards, its eighth seen and not named (two indices
     read Qs 0.45 and Qc 0.42); the hand as named lost, and the dealer left the wager: that was an

@@ -43,6 +43,16 @@ doubtful settlements there are capped by a duplicate suspected in the round, or 
 misread could change the result (b42-0005: a foul six-card hand whose 0.63 card could unmake the foul;
 b48-0011: a Joker named by its blank corner that, read as a king, would pair the player's king).
 
+A round the dealer settled nothing in (every active seat's wager left to the round's end, no payout
+and no take) while two or more seats' results, as the footage shows the hands, asked for a payout or a
+take is settled as a void round is (seed 002 rules 5.1-5.5: a foreign card, a misdeal, a shortage or
+excess of cards voids the round, and every wager is returned): the dealer has likelier seen a cause
+the camera missed than failed to settle a whole table. Each such "left" finding is a review item at
+``UNSETTLED`` at most, saying so. b82-0011 (seed 82, 720p): round 2's injected second Js at seat 2 was
+never named (its index seen as a card, not read), the round was void and the dealer left every wager;
+seats 4 and 5, both losers as read, were SETTLEMENT alerts at 0.79 and 0.71 on a compliant round. A
+single seat's wager left wrongly, beside a payout or a take at another seat, is judged as before.
+
 A seat seen whole holding more cards than a hand counting the faces the camera found there and could not
 name (``TableState.unread_faces``; ``PositionState.held_unread``, a count held for
 ``compliance.rounds.UNREAD_HOLD_S``) was not the hand judged: the result of the hand as named is a
@@ -87,6 +97,9 @@ _TRIGGERS = {
 
 
 OVER_FULL = 0.5  # a result judged on a hand seen holding more cards than it names: for review
+# a wager left in a round whose every wager was left while two or more seats' results asked for a
+# payout or a take: the round looks voided by the dealer (module doc), for review
+UNSETTLED = 0.5
 
 
 class Settlement(Check):
@@ -107,11 +120,20 @@ class Settlement(Check):
             return [f for p in rnd.active_seats() for f in self._judge_actions(rnd, p)]
         if event.kind is EventKind.ROUND_END:
             out = [f for p in rnd.active_seats() for f in self._judge_actions(rnd, p)]
-            for p in rnd.active_seats():
-                if p.paid_event is None and p.taken_event is None and p.wager_in:
-                    out += self._judge(rnd, p, "left", event, 0.9)
+            seats = rnd.active_seats()
+            left = [p for p in seats if p.paid_event is None and p.taken_event is None and p.wager_in]
+            unsettled = len(left) == len(seats) and sum(self._due_action(rnd, p) for p in left) >= 2
+            for p in left:
+                out += self._judge(rnd, p, "left", event, UNSETTLED if unsettled else 0.9, unsettled)
             return out
         return []
+
+    def _due_action(self, rnd: RoundState, p: PositionState) -> bool:
+        """Whether the rules' result for the seat, as the footage shows the hands, asks the dealer to
+        pay or take its wager (not a push; False where the result is not known)."""
+        settings = self._settings(rnd, p)
+        result = self._result(settings[0], settings[1]) if settings is not None else None
+        return result is not None and result.outcome is not Outcome.PUSH
 
     def on_close(self, rnd: RoundState) -> list[Finding]:
         self._judged = {k for k in self._judged if k[0] != rnd.number}
@@ -126,7 +148,13 @@ class Settlement(Check):
         return out
 
     def _judge(
-        self, rnd: RoundState, p: PositionState, action: str, evidence: Event, confidence: float
+        self,
+        rnd: RoundState,
+        p: PositionState,
+        action: str,
+        evidence: Event,
+        confidence: float,
+        unsettled: bool = False,
     ) -> list[Finding]:
         """Compare one action (``paid``, ``taken``, ``left``) with the rules' result, once it is known."""
         settings = self._settings(rnd, p)
@@ -150,6 +178,11 @@ class Settlement(Check):
             # and a void round's wagers are all left (seed 002 rule 5.1.1)
             confidence = 1.0 - void.confidence
             observed += f" [the round may be void: FOREIGN-CARD for review at t={void.t:.2f}s]"
+        if unsettled:
+            observed += (
+                " [the dealer settled no wager of the round, as a void round is settled (seed 002 rules "
+                "5.1-5.5: every wager returned); the camera saw no cause]"
+            )
         held = p.held_unread
         if held is not None and held.n > rnd.hand_size and confidence > OVER_FULL:
             confidence = OVER_FULL
