@@ -1589,37 +1589,39 @@ class TablePipeline:
                 out[z.key] = v
         return out
 
+    def _zones_elsewhere(self, region: str) -> Iterator[tuple[str, tuple[Hashable, ...]]]:
+        """Each card zone of every position but ``region`` that shows cards now (as tracked): its key
+        and what it shows."""
+        for o in self._watch:
+            if o.region.kind == "cards" and o.region.name != region:
+                for z in o.zones:
+                    if isinstance(shown := self.tracker.value(z.key), tuple):
+                        yield z.key, shown
+
     def _shown_elsewhere(self, region: str) -> list[str]:
         """The faces the card zones of every position but ``region`` show now (as tracked)."""
-        return [
-            str(c)
-            for o in self._watch
-            if o.region.kind == "cards" and o.region.name != region
-            for z in o.zones
-            if isinstance(shown := self.tracker.value(z.key), tuple)
-            for c in shown
-            if c != BACK
-        ]
+        return [str(c) for _, shown in self._zones_elsewhere(region) for c in shown if c != BACK]
 
     def _sure_elsewhere(self, region: str) -> dict[str, float]:
         """The faces the card zones of every position but ``region`` show now read (not named by a
         carry-over, the count or a blank corner), each at its read's confidence there."""
         sure: dict[str, float] = {}
-        for o in self._watch:
-            if o.region.kind != "cards" or o.region.name == region:
+        for key, shown in self._zones_elsewhere(region):
+            got = self._settled_conf.get(key)
+            if got is None or got.value != shown or len(got.cards) != len(shown):
                 continue
-            for z in o.zones:
-                got = self._settled_conf.get(z.key)
-                shown = self.tracker.value(z.key)
-                if got is None or got.value != shown or not isinstance(shown, tuple):
-                    continue
-                named = {*got.carried, *got.counted, *got.blank_corner}
-                if len(got.cards) != len(shown):
-                    continue
-                for c, p in zip(shown, got.cards, strict=True):
-                    if c != BACK and c not in named:
-                        sure[str(c)] = max(p, sure.get(str(c), 0.0))
+            named = {*got.carried, *got.counted, *got.blank_corner}
+            for c, p in zip(shown, got.cards, strict=True):
+                if c != BACK and c not in named:
+                    sure[str(c)] = max(p, sure.get(str(c), 0.0))
         return sure
+
+    def _count_named(self, zone: str, face: str, aside: dict[str, float]) -> None:
+        """Record ``face`` as named by the count in ``zone`` this read (``TableState.counted_faces``),
+        with the faces its reads named that another position shows (``TableState.counted_aside``)."""
+        self._read_counted[zone] = (*self._read_counted.get(zone, ()), face)
+        if aside:
+            self._read_aside[zone] = tuple(sorted({**dict(self._read_aside.get(zone, ())), **aside}.items()))
 
     def _suit_twins(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
         """Name a doubtful face its suit twin where another position shows the face read surer
@@ -1645,8 +1647,7 @@ class TablePipeline:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
                 here.add(twin)
-                self._read_counted[z] = (*self._read_counted.get(z, ()), twin)
-                self._read_aside[z] = tuple(sorted({**dict(self._read_aside.get(z, ())), lab: c}.items()))
+                self._count_named(z, twin, {lab: c})
 
     def _doubt_counted(self, readings: dict[str, Hashable]) -> None:
         """Withdraw a face the count named (``_name_by_count``: the one face a hand lacks that the
@@ -1952,12 +1953,7 @@ class TablePipeline:
                 aside: dict[str, float] = {}
                 named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name, aside)
                 if named is not None:
-                    z0 = unnamed[0][0]
-                    self._read_counted[z0] = (*self._read_counted.get(z0, ()), named)
-                    if aside:
-                        self._read_aside[z0] = tuple(
-                            sorted({**dict(self._read_aside.get(z0, ())), **aside}.items())
-                        )
+                    self._count_named(unnamed[0][0], named, aside)
                     unnamed.clear()
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1

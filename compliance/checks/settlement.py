@@ -124,7 +124,7 @@ class Settlement(Check):
             left = [p for p in seats if p.paid_event is None and p.taken_event is None and p.wager_in]
             unsettled = len(left) == len(seats) and sum(self._due_action(rnd, p) for p in left) >= 2
             for p in left:
-                out += self._judge(rnd, p, "left", event, UNSETTLED if unsettled else 0.9, unsettled)
+                out += self._judge(rnd, p, "left", event, 0.9, unsettled)
             return out
         return []
 
@@ -156,7 +156,8 @@ class Settlement(Check):
         confidence: float,
         unsettled: bool = False,
     ) -> list[Finding]:
-        """Compare one action (``paid``, ``taken``, ``left``) with the rules' result, once it is known."""
+        """Compare one action (``paid``, ``taken``, ``left``) with the rules' result, once it is known.
+        ``unsettled``: a wager left in a round the dealer settled nothing in (module doc), for review."""
         settings = self._settings(rnd, p)
         if settings is None:
             return []  # not known yet (or never): nothing is judged, nothing invented
@@ -172,6 +173,8 @@ class Settlement(Check):
         observed += show(dealer)
         read, stands = self._stands_on(result.outcome, hands, read)
         observed += stands
+        if unsettled:
+            confidence = min(confidence, UNSETTLED)
         void = _suspected_void(rnd)
         if void is not None and 1.0 - void.confidence < confidence:
             # the result stands only if the round does: a duplicate suspected (for review) may void it,
