@@ -173,7 +173,7 @@ def _install_timers(timers: _Timers, pipe: Any, det: Any) -> Callable[[], None]:
     patch(vp, "blank_corner_cards", "blank-corner search")
     patch(vp, "card_centres", "card centres (card-white test)")
     patch(pipe.tracker, "update", "tracking")
-    patch(det, "detect_with_rivals", "detector: the rest of a call")
+    patch(det, "detect_with_guesses", "detector: the rest of a call")
     patch(det, "_stage1_tiled", "detector: stage 1 tiles asked (memory, NMS)")
     patch(det, "_stage1_many", "detector: stage 1 tiles read")
     patch(det, "_read_indices", "detector: index and body reads")

@@ -357,7 +357,7 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
 
     det._class_probs = probs  # type: ignore[method-assign]
     boxes = np.array([[10, 10, 22, 40], [100, 10, 112, 40]], np.float32)
-    found, _, _ = det._read_indices(
+    found, _, _, _ = det._read_indices(
         np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9)
     )
     assert sorted(found.class_id.tolist()) == [0, 5]
@@ -365,7 +365,7 @@ def test_a_doubtful_index_is_read_again_cut_tighter_and_looser_and_a_sure_one_is
     p5 = float(found.confidence[found.class_id == 5][0])
     assert p5 == pytest.approx(0.9 * (0.45 + 0.8 + 0.8) / 3)
     det.second_look, seen[:] = 0.0, []
-    again, _, _ = det._read_indices(
+    again, _, _, _ = det._read_indices(
         np.zeros((60, 120, 3), np.uint8), boxes, np.zeros(2, np.int64), np.full(2, 0.9)
     )
     assert sorted(again.class_id.tolist()) == [0, 7] and len(seen) == 1
@@ -417,8 +417,13 @@ def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_lef
     det._class_probs = _scripted_reads(usual, narrowed, seen)  # type: ignore[method-assign]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
     image = np.zeros((60, 140, 3), np.uint8)
-    found, unread, rivals = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    found, unread, rivals, guesses = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
     assert seen[1:] == [(pytest.approx(0.7), 3)]  # the three doubtful ones, once
+    # each index named or not named, its two likeliest faces by its final read, for the count: the
+    # contested one's by the usual cut (the narrow cut's 3 at 0.85 is its rival's read, not this)
+    assert guesses.xyxy[:, 0].tolist() == [10, 10, 40, 40, 70, 70, 100, 100]
+    assert guesses.class_id.tolist() == [0, 1, 4, 36, 36, 4, 20, 16]
+    assert guesses.confidence[4:].tolist() == pytest.approx([0.9 * 0.4, 0.9 * 0.35, 0.9 * 0.45, 0.9 * 0.3])
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     # named where the two cuts agree, or by their average where the usual cut could not name it
     assert got == {10: 0, 40: 4, 100: 20}
@@ -430,7 +435,7 @@ def test_a_doubtful_index_is_read_again_cut_narrower_and_a_contested_read_is_lef
     assert rivals.xyxy[:, 0].tolist() == [70, 70] and rivals.class_id.tolist() == [36, 4]
     assert rivals.confidence.tolist() == pytest.approx([0.9 * 0.4, 0.9 * 0.85])
     det.narrow_look, seen[:] = 0.0, []
-    off, off_unread, off_rivals = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    off, off_unread, off_rivals, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
     assert sorted(off.class_id.tolist()) == [0, 20, 36] and len(seen) == 1
     assert off_unread.size == 0  # box 40 is "not an index" (p 0.55) to the usual cut alone
     assert len(off_rivals) == 0  # nothing contested without the narrow look
@@ -500,7 +505,7 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
     det._body = FakeBody()  # type: ignore[assignment]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
     image = np.zeros((60, 140, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
     assert looked == [[40, 70, 100]]  # the doubtful ones only
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     assert got == {10: 0, 40: five_c, 70: three_c, 100: jack_c}
@@ -511,7 +516,7 @@ def test_a_doubtful_index_is_weighed_by_its_card_body_only_where_the_card_scale_
     assert conf[100] == pytest.approx(0.9 * (0.28 + 0.35) / 2, rel=1e-4)  # nothing seen: the index's read
     assert unread.size == 0
     looked.clear()
-    still, still_unread, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
+    still, still_unread, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9))
     assert looked == []  # no card scale given: no body look
     got = dict(zip(still.xyxy[:, 0].astype(int).tolist(), still.class_id.tolist(), strict=True))
     assert got == {10: 0, 40: jack_c, 100: jack_c} and still_unread[:, 0].tolist() == [70]
@@ -567,7 +572,7 @@ def test_a_cards_two_corners_are_read_as_one_and_no_surer_than_the_surer_corner(
     det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
     boxes = np.array([*_card_corners(10), *_card_corners(210), *_card_corners(410)], np.float32)
     image = np.zeros((160, 520, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), 1.6)
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     assert got == {10: three_s, 94: three_s, 210: jack_s, 294: jack_s, 410: three_c, 494: three_c}
     conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
@@ -583,7 +588,7 @@ def test_a_cards_two_corners_are_read_as_one_and_no_surer_than_the_surer_corner(
     # without the card's scale (a still), or with pairing off, each corner is read on its own
     for scale, pair in ((None, True), (1.6, False)):
         det.pair_corners = pair
-        alone, _, _ = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), scale)
+        alone, _, _, _ = det._read_indices(image, boxes, np.zeros(6, np.int64), np.full(6, 0.9), scale)
         got = dict(zip(alone.xyxy[:, 0].astype(int).tolist(), alone.class_id.tolist(), strict=True))
         assert got[10] == three_c and got[94] == three_s
 
@@ -618,7 +623,7 @@ def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair(
 
     det._class_probs = _scripted_reads(per_box, {}, whole_box=True)  # type: ignore[method-assign]
     image = np.zeros((160, 220, 3), np.uint8)
-    found, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    found, _, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
     cards = merge_index_corners(found)
     assert sorted(cards.class_id.tolist()) == [two_s, 45]
     # the pair's read (0.60 x 0.71 against 0.27 x 0.14: 2s at 0.88), no surer than its surer corner,
@@ -628,7 +633,7 @@ def test_a_four_corner_cards_other_two_indices_are_found_and_read_with_its_pair(
     assert float(cards.confidence[cards.class_id == two_s][0]) == pytest.approx(0.9 * 0.71, rel=1e-4)
     # with pairing off each corner reads alone: the other two corners are a second card, 2c
     det.pair_corners = False
-    found, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    found, _, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
     assert sorted(merge_index_corners(found).class_id.tolist()) == [two_s, two_c, 45]
 
 
@@ -689,7 +694,7 @@ def test_a_four_corner_spreads_card_is_read_by_both_of_its_left_edge_indices() -
     score[3] = 0.5  # the As's bottom-left index: a sliver, boxed less surely
 
     def cards() -> dict[int, tuple[int, float]]:
-        found, _, _ = det._read_indices(image, boxes, np.zeros(len(boxes), np.int64), score, 1.6)
+        found, _, _, _ = det._read_indices(image, boxes, np.zeros(len(boxes), np.int64), score, 1.6)
         found = merge_card_indices(merge_index_corners(found), 1.6)  # as the camera pipeline does
         rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
         return {int(b[0]): (int(c), float(p)) for b, c, p in rows if p >= 0.4}
@@ -720,7 +725,7 @@ def test_one_deck_turns_every_corner_of_a_four_corner_card_together() -> None:
     det._class_probs = _scripted_reads(per_box, {}, whole_box=True)  # type: ignore[method-assign]
     boxes = np.array([*top_card, under], np.float32)
     image = np.zeros((160, 220, 3), np.uint8)
-    found, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    found, _, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
     assert found.class_id.tolist() == [ace_c] * 4 + [ace_s]
     assert sorted(merge_index_corners(found).class_id.tolist()) == [ace_s, ace_c]
 
@@ -758,7 +763,7 @@ def test_a_contested_corner_is_named_only_when_a_corner_backs_the_pairs_class() 
     det._class_probs = _scripted_reads(usual, narrowed)  # type: ignore[method-assign]
     boxes = np.array([c for x in (10, 210, 410, 610) for c in _card_corners(x)], np.float32)
     image = np.zeros((160, 720, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(8, np.int64), np.full(8, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(8, np.int64), np.full(8, 0.9), 1.6)
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     # card 1: the pair reads 3s, what the contested corner's narrow cut read: named
     # card 2: the pair reads J, both corners' narrow cuts read 3s: unnamed, both corners
@@ -812,7 +817,7 @@ def test_one_deck_holds_one_of_each_face_so_two_cards_of_a_spread_are_not_one() 
     image = np.zeros((160, 200, 3), np.uint8)
 
     def read(scale: float | None) -> dict[int, tuple[int, float]]:
-        found, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), scale)
+        found, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), scale)
         found = merge_card_indices(found, 1.6)
         rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
         return {int(b[0]): (int(c), float(p)) for b, c, p in rows}
@@ -853,7 +858,7 @@ def test_two_sure_reads_of_one_face_side_by_side_are_two_copies() -> None:
     image = np.zeros((160, 200, 3), np.uint8)
 
     def read() -> dict[int, tuple[int, float]]:
-        found, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
+        found, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
         found = merge_card_indices(merge_index_corners(found, card_px_per_mm=1.6), 1.6)
         rows = zip(found.xyxy, found.class_id, found.confidence, strict=True)
         return {int(b[0]): (int(c), round(float(p), 4)) for b, c, p in rows}
@@ -879,18 +884,18 @@ def test_a_contest_is_settled_where_the_narrow_cuts_face_is_the_neighbours() -> 
     det._class_probs = _scripted_reads(usual, {45: [(six_s, 0.6)]})  # type: ignore[method-assign]
     boxes = np.array([[x, 10, x + 12, 40] for x in (20, 45)], np.float32)
     image = np.zeros((160, 200, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     assert got == {20: six_s, 45: six_c} and unread.size == 0
     conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
     assert conf[45] == pytest.approx(0.9 * 0.59, rel=1e-4)  # two faces named: no joint
     # a neighbour not sure of the narrow cut's face leaves the contest
     usual[20] = [(six_s, 0.65)]
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
     assert found.xyxy[:, 0].astype(int).tolist() == [20] and unread[:, 0].tolist() == [45]
     det.one_deck = False
     usual[20] = [(six_s, 0.78)]
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
     assert found.xyxy[:, 0].astype(int).tolist() == [20] and unread[:, 0].tolist() == [45]
 
 
@@ -923,7 +928,7 @@ def test_an_index_boxed_surely_but_read_below_the_floor_comes_back_as_unread() -
     det._class_probs = probs  # type: ignore[method-assign]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100)], np.float32)
     score = np.array([0.9, 0.9, 0.9, _UNREAD_MIN_BOX - 0.1], np.float32)
-    found, unread, _ = det._read_indices(
+    found, unread, _, _ = det._read_indices(
         np.zeros((60, 140, 3), np.uint8), boxes, np.zeros(4, np.int64), score
     )
     assert found.class_id.tolist() == [0]
@@ -1022,7 +1027,7 @@ def test_a_sure_body_settles_a_contest_of_ranks_and_of_spade_against_club_not_on
     det._body = body  # type: ignore[assignment]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40, 70, 100, 130)], np.float32)
     image = np.zeros((60, 160, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(5, np.int64), np.full(5, 0.9), 1.6)
     assert body.looked == [10, 40, 70, 100, 130]
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     # (100: the body's read of a red ace's suit is not trusted: a black ace, as the index and its ink say)
@@ -1050,7 +1055,7 @@ def test_a_body_sure_of_the_joker_settles_a_jokers_contested_index() -> None:
     det._body = _RankBody({10: (JOKER_CLASS, 0.95), 40: (JOKER_CLASS, 0.8)})  # type: ignore[assignment]
     boxes = np.array([[x, 10, x + 12, 40] for x in (10, 40)], np.float32)
     image = np.zeros((60, 80, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), 1.6)
     assert found.xyxy[:, 0].astype(int).tolist() == [10]
     assert found.class_id.tolist() == [JOKER_CLASS]
     assert unread[:, 0].tolist() == [40]
@@ -1097,7 +1102,7 @@ def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagr
     det._body = body  # type: ignore[assignment]
     boxes = np.array([*_card_corners(10), *_card_corners(210)], np.float32)
     image = np.zeros((160, 320, 3), np.uint8)
-    found, unread, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    found, unread, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
     # each corner weighed by the body below its card's top-left index; 210 is sure, but its corners
     # disagree
     assert sorted(body.looked) == [10, 10, 210, 210]
@@ -1107,7 +1112,7 @@ def test_a_cards_body_weighs_both_its_corners_and_is_looked_at_where_they_disagr
     # without the body model, card A's corners do not agree enough to pair and neither is named 3s;
     # card B's pair reads Th (the sure corner's face)
     det._body = None
-    alone, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    alone, _, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
     got = dict(zip(alone.xyxy[:, 0].astype(int).tolist(), alone.class_id.tolist(), strict=True))
     assert three_s not in got.values() and got[210] == ten_h
 
@@ -1135,7 +1140,7 @@ def test_a_corner_whose_other_corner_the_body_turns_to_another_face_is_weighed_b
     det._body = body  # type: ignore[assignment]
     boxes = np.array([*_card_corners(10), *_card_corners(210)], np.float32)
     image = np.zeros((160, 320, 3), np.uint8)
-    found, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
+    found, _, _, _ = det._read_indices(image, boxes, np.zeros(4, np.int64), np.full(4, 0.9), 1.6)
     assert sorted(body.looked) == [10, 10, 210]  # card A's body twice: once for each corner
     got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
     assert got == {10: three_s, 94: three_s, 210: four_h, 294: four_h}
@@ -1168,12 +1173,14 @@ def test_the_ink_of_a_doubtful_cards_body_all_but_rules_out_faces_of_the_other_c
         det._class_probs = _scripted_reads({14: [(eight_d, read), (eight_s, other)]}, {})  # type: ignore[method-assign]
         body = _RankBody({})  # the body model says nothing of the rank
         det._body = body  # type: ignore[assignment]
-        found, _, _ = det._read_indices(card((20, 20, 20)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
+        found, _, _, _ = det._read_indices(
+            card((20, 20, 20)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6
+        )
         assert found.class_id.tolist() == [want], read
         assert body.looked == ([14] if read < 0.7 else [])
     assert found.confidence[0] == pytest.approx(0.9 * 0.8)  # not looked at: as sure as it was read
     det._class_probs = _scripted_reads({14: [(eight_d, 0.59), (eight_s, 0.3)]}, {})  # type: ignore[method-assign]
-    found, _, _ = det._read_indices(card((40, 30, 200)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
+    found, _, _, _ = det._read_indices(card((40, 30, 200)), box, np.zeros(1, np.int64), np.full(1, 0.9), 1.6)
     assert found.class_id.tolist() == [eight_d] and found.confidence[0] <= 0.9 * 0.7 + 1e-6
 
 

@@ -663,6 +663,50 @@ def test_a_contested_reads_face_is_named_by_the_count_only_where_its_rival_is_sh
     assert _name_by_count(hand(), lone, weak, 7, 0.25, ["8s"], rivals) is None
 
 
+def test_a_detector_s_two_likeliest_faces_stand_in_for_its_rivals_and_need_the_floor() -> None:
+    """Where the detector reports each index's two likeliest faces (``detect_with_guesses``), the
+    count weighs those, each read at the floor or more, and not the two cuts' faces (a cut's face
+    the final read makes unlikely only left the count undecided, seeds 78-85)."""
+    from vision.pipeline import _name_by_count
+
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
+    box = np.array([100, 0, 115, 30], np.float32)
+    lone, none = ("seat1.high", 45.0, box), Detections.empty()
+
+    def hand() -> dict[str, list[tuple[float, str, float]]]:
+        return {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+
+    # b84-0000's kind: an 8s read Ts 0.33 / 8s 0.27 while another position shows the Ts: the 8s
+    guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 100, 0, 0.27))
+    aside: dict[str, float] = {}
+    out = hand()
+    assert _name_by_count(out, lone, none, 7, 0.25, ["Ts"], cap=0.4, aside=aside, guesses=guesses) == "8s"
+    assert out["seat1.high"][-1] == (45.0, "8s", pytest.approx(0.27)) and aside == {"Ts": pytest.approx(0.33)}
+    # the likeliest face in the hand itself: the same, with nothing set aside
+    out, aside = hand(), {}
+    guesses = _dets(("Kd", 100, 0, 0.5), ("8s", 100, 0, 0.3))
+    assert _name_by_count(out, lone, none, 7, 0.25, [], cap=0.4, aside=aside, guesses=guesses) == "8s"
+    assert aside == {}
+    # the second face under the floor: not a face left open, so nothing is named
+    guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 100, 0, 0.2))
+    out = hand()
+    assert _name_by_count(out, lone, none, 7, 0.25, ["Ts"], guesses=guesses) is None and out == hand()
+    # ... nor is a face only a rival names, whatever its read: the guesses stand in for the rivals
+    rivals = _dets(("Ts", 100, 0, 0.8), ("8s", 100, 0, 0.2))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], rivals, guesses=guesses) is None
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], rivals) == "8s"  # (not reported: the rivals)
+    # and a cut's face the final read makes unlikely (the 9s) no longer leaves the count undecided
+    guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 100, 0, 0.3))
+    rivals = _dets(("8s", 100, 0, 0.8), ("9s", 100, 0, 0.1))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], rivals, guesses=guesses) == "8s"
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], rivals) is None
+    # two faces open: nothing; a guess on another card's box does not count
+    guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 100, 0, 0.3), ("7c", 102, 1, 0.3))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], guesses=guesses) is None
+    guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 300, 0, 0.3))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], guesses=guesses) is None
+
+
 @pytest.mark.parametrize("field", ["carried_faces", "counted_faces"])
 def test_a_face_named_without_its_read_must_be_among_its_zones_cards(field: str) -> None:
     with pytest.raises(ValueError, match=rf"{field}\['dealer.high'\] names \['Ts'\].*frame 7"):

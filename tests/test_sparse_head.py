@@ -141,10 +141,12 @@ def test_a_stage_1_stamped_with_a_crop_scale_looks_at_the_shrunk_crop_and_boxes_
         seen.append(image.shape)
         return np.array([[10.0, 20.0, 16.0, 35.0]], np.float32), np.array([0]), np.array([0.9], np.float32)
 
-    def read(image: np.ndarray, xyxy: np.ndarray, *rest: object) -> tuple[Detections, np.ndarray, Detections]:
+    def read(
+        image: np.ndarray, xyxy: np.ndarray, *rest: object
+    ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         handed.append(xyxy.copy())
         assert image.shape == (300, 700, 3)  # the classifier reads the crop itself
-        return Detections.empty(), np.zeros((0, 4), np.float32), Detections.empty()
+        return Detections.empty(), np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
 
     det._stage1 = stage1  # type: ignore[method-assign]
     det._read_indices = read  # type: ignore[method-assign]

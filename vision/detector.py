@@ -586,6 +586,34 @@ def _rival_reads(
     return Detections(xyxy[face], cls[face], conf[face])
 
 
+_GUESSES = 2  # each index's likeliest faces reported to the count (``_index_guesses``)
+
+
+def _index_guesses(
+    boxes: np.ndarray, det_conf: np.ndarray, probs: np.ndarray, names: np.ndarray, rows: np.ndarray
+) -> Detections:
+    """The ``_GUESSES`` likeliest faces of each index ``rows`` picks (N booleans), by its final read
+    (``probs``, columns named by ``names``: every look, pair and neighbour weighed in), each box given
+    once a face, each at stage 1's score for the box (``det_conf``) times its probability; the "not an
+    index" class is no face and is skipped. What an index read under the floor may be, for the count
+    (``vision.pipeline._name_by_count``). Measured (thirty-eighth session, seeds 78-85 at 720p, the
+    hands one face short whose other cards were all read): of 43 such hands, the count named 15
+    right and 4 wrong from the weak reads and the two cuts' faces (``_rival_reads``), and 28 right
+    and 3 wrong from these two, at the count's floor."""
+    face = names != _NOT_INDEX
+    cols = np.flatnonzero(face)
+    at = np.flatnonzero(rows)
+    if not len(at) or not len(cols):
+        return Detections.empty()
+    p = probs[np.ix_(at, cols)]
+    k = min(_GUESSES, len(cols))
+    order = np.argsort(-p, axis=1, kind="stable")[:, :k]
+    xyxy = np.repeat(boxes[at], k, axis=0).astype(np.float32)
+    cls = names[cols[order]].reshape(-1).astype(np.int64)
+    conf = (det_conf[at][:, None] * np.take_along_axis(p, order, axis=1)).reshape(-1)
+    return Detections(xyxy, cls, conf.astype(np.float32))
+
+
 def _body_settles(
     fused: np.ndarray, narrow_top: np.ndarray, body: np.ndarray, names: np.ndarray
 ) -> np.ndarray:
@@ -1242,7 +1270,7 @@ class OnnxCardDetector:
         there, of a face not known (``TableState.unread_faces``). None with ``scales`` (stills: no
         such count is wanted). ``card_px_per_mm``: the scale the image shows real cards at, for the
         body look (``body_look``); None: no body look."""
-        found, unread, _ = self.detect_with_rivals(image, card_px_per_mm)
+        found, unread, _, _ = self.detect_with_guesses(image, card_px_per_mm)
         return found, unread
 
     def detect_with_rivals(
@@ -1251,15 +1279,25 @@ class OnnxCardDetector:
         """``detect_with_unread``, and for each unread index the two cuts of the narrow look left
         contested, its two faces (``_rival_reads``): which one it is the cards the table already shows
         may tell (one deck holds each face once; ``vision.pipeline._name_by_count``)."""
+        found, unread, rivals, _ = self.detect_with_guesses(image, card_px_per_mm)
+        return found, unread, rivals
+
+    def detect_with_guesses(
+        self, image: np.ndarray, card_px_per_mm: float | None = None
+    ) -> tuple[Detections, np.ndarray, Detections, Detections]:
+        """``detect_with_rivals``, and each face index's two likeliest faces by its final read
+        (``_index_guesses``), for every index named or left unread: what one read under the floor
+        may be, for the count (``vision.pipeline._name_by_count``)."""
         if self.scales is not None or self.rotations:
-            return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
+            return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
         _check_image(image)
-        found, unread, rivals = self._detect_at(image, self.upscale, card_px_per_mm)
-        return merge_index_corners(found, self.merge_distance, unread, card_px_per_mm), unread, rivals
+        found, unread, rivals, guesses = self._detect_at(image, self.upscale, card_px_per_mm)
+        merged = merge_index_corners(found, self.merge_distance, unread, card_px_per_mm)
+        return merged, unread, rivals, guesses
 
     def _detect_at(
         self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None
-    ) -> tuple[Detections, np.ndarray, Detections]:
+    ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         import cv2
 
         shown = image
@@ -1280,12 +1318,13 @@ class OnnxCardDetector:
                 [shown.shape[1] / looked.shape[1], shown.shape[0] / looked.shape[0]] * 2, np.float32
             )
         body_px = card_px_per_mm * scale if card_px_per_mm else None
-        found, unread, rivals = self._read_indices(shown, xyxy, cls, score, body_px)
+        found, unread, rivals, guesses = self._read_indices(shown, xyxy, cls, score, body_px)
         if scale != 1.0:
-            found = Detections(found.xyxy / scale, found.class_id, found.confidence)
+            found, rivals, guesses = (
+                Detections(d.xyxy / scale, d.class_id, d.confidence) for d in (found, rivals, guesses)
+            )
             unread = unread / scale
-            rivals = Detections(rivals.xyxy / scale, rivals.class_id, rivals.confidence)
-        return found, unread, rivals
+        return found, unread, rivals, guesses
 
     def _stage1(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 on the whole image, letterboxed to the model's input size."""
@@ -1368,11 +1407,11 @@ class OnnxCardDetector:
         cls: np.ndarray,
         score: np.ndarray,
         body_px_per_mm: float | None = None,
-    ) -> tuple[Detections, np.ndarray, Detections]:
+    ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         """Stage 2: read every index box found by stage 1; backs pass through. Also the boxes of the
-        indices not read (``detect_with_unread``), and the two faces of each of them the narrow look
-        left contested (``_rival_reads``). ``body_px_per_mm``: the image's card scale, for the body
-        look."""
+        indices not read (``detect_with_unread``), the two faces of each of them the narrow look
+        left contested (``_rival_reads``), and each face index's two likeliest faces
+        (``_index_guesses``). ``body_px_per_mm``: the image's card scale, for the body look."""
 
         backs = Detections(
             xyxy[cls == _DET_BACK],
@@ -1381,7 +1420,7 @@ class OnnxCardDetector:
         )
         idx = cls == _DET_INDEX
         if not idx.any():
-            return backs, np.zeros((0, 4), np.float32), Detections.empty()
+            return backs, np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
         boxes, det_conf = xyxy[idx], score[idx]
         inside = _contained(boxes)
         boxes, det_conf = boxes[~inside], det_conf[~inside]
@@ -1475,7 +1514,13 @@ class OnnxCardDetector:
         unread = weak & (det_conf >= _UNREAD_MIN_BOX)
         narrow_card = self._cls_names[np.maximum(narrow_top, 0)]
         rivals = _rival_reads(boxes, det_conf, card, p, narrow_card, narrow_p, contested & unread)
-        return Detections.merge([faces, backs]), boxes[unread].astype(np.float32).reshape(-1, 4), rivals
+        guesses = _index_guesses(boxes, det_conf, probs, self._cls_names, keep | unread)
+        return (
+            Detections.merge([faces, backs]),
+            boxes[unread].astype(np.float32).reshape(-1, 4),
+            rivals,
+            guesses,
+        )
 
     def _weigh_by_body(
         self,

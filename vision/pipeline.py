@@ -41,10 +41,12 @@ display, the LCD, each bet circle and payout spot):
    showed), it is named as the one card of that hand not read (``_carry_known_face``), at that
    earlier read's confidence (or, where one card was read two ways in the two views, no surer than
    the two reads), and listed in ``TableState.carried_faces``. Else, where every other
-   card of the hand is named, it is named by the count when, of the faces its reads leave open (a
-   read under ``min_confidence``; the two faces the detector's two cuts of a contested index name,
-   ``detect_with_rivals``), exactly one is neither in the hand nor shown at another position
-   (``_name_by_count``): listed in ``TableState.counted_faces``, never surer than ``min_confidence``.
+   card of the hand is named, it is named by the count when, of the faces its reads leave open (the
+   two likeliest faces of each index there, ``detect_with_guesses``, read at ``count_floor`` or
+   more; from a detector that does not report them, a read under ``min_confidence`` and the two
+   faces the detector's two cuts of a contested index name, ``detect_with_rivals``), exactly one is
+   neither in the hand nor shown at another position (``_name_by_count``): listed in
+   ``TableState.counted_faces``, never surer than ``min_confidence``.
    So is a face read under the review level whose face another position shows read surer and whose
    suit twin the table does not show: it is the twin (``_suit_twin``), the face set aside
    (``TableState.counted_aside``).
@@ -345,31 +347,36 @@ class _LazyDetector:
     def reads_card_bodies(self) -> bool:
         return bool(getattr(self._loaded(), "reads_card_bodies", False))
 
-    def detect_with_rivals(
+    def detect_with_guesses(
         self, image: np.ndarray, card_px_per_mm: float | None = None
-    ) -> tuple[Detections, np.ndarray, Detections]:
-        return _detect_with_rivals(self._loaded(), image, card_px_per_mm)
+    ) -> tuple[Detections, np.ndarray, Detections, Detections | None]:
+        return _detect_with_guesses(self._loaded(), image, card_px_per_mm)
 
 
-def _detect_with_rivals(
+def _detect_with_guesses(
     detector: CardDetector, image: np.ndarray, card_px_per_mm: float | None = None
-) -> tuple[Detections, np.ndarray, Detections]:
-    """The detector's finds, the boxes of faces it found but could not name, and the two faces of each
-    of those its reads left contested, as far as it reports them (``OnnxCardDetector.detect_with_rivals``,
-    ``detect_with_unread``); a detector that does not (a fake, an older one): none.
+) -> tuple[Detections, np.ndarray, Detections, Detections | None]:
+    """The detector's finds, the boxes of faces it found but could not name, the two faces of each
+    of those its reads left contested, and each index's two likeliest faces, as far as it reports
+    them (``OnnxCardDetector.detect_with_guesses``, ``detect_with_rivals``, ``detect_with_unread``);
+    a detector that does not (a fake, an older one): none, and None for the guesses (not reported).
     ``card_px_per_mm``: the scale ``image`` shows real cards at, for a detector that reads card
     bodies (``OnnxCardDetector.reads_card_bodies``)."""
     bodies = bool(card_px_per_mm) and getattr(detector, "reads_card_bodies", False)
     kwargs = {"card_px_per_mm": card_px_per_mm} if bodies else {}
+    with_guesses = getattr(detector, "detect_with_guesses", None)
+    if callable(with_guesses):
+        got: tuple[Detections, np.ndarray, Detections, Detections | None] = with_guesses(image, **kwargs)
+        return got
     with_rivals = getattr(detector, "detect_with_rivals", None)
     if callable(with_rivals):
-        got: tuple[Detections, np.ndarray, Detections] = with_rivals(image, **kwargs)
-        return got
+        found, unread, rivals = with_rivals(image, **kwargs)
+        return found, unread, rivals, None
     with_unread = getattr(detector, "detect_with_unread", None)
     if callable(with_unread):
         found, unread = with_unread(image, **kwargs)
-        return found, unread, Detections.empty()
-    return detector.detect(image), np.zeros((0, 4), np.float32), Detections.empty()
+        return found, unread, Detections.empty(), None
+    return detector.detect(image), np.zeros((0, 4), np.float32), Detections.empty(), None
 
 
 # a face read under this lying on an arm that moves beside its zone is taken for the arm's
@@ -997,6 +1004,7 @@ def _name_by_count(
     rivals: Detections | None = None,
     cap: float = 1.0,
     aside: dict[str, float] | None = None,
+    guesses: Detections | None = None,
 ) -> str | None:
     """Name the one face a region's read saw but could not name, where the count says which card it
     must be: the label so named, or None.
@@ -1004,16 +1012,23 @@ def _name_by_count(
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the unnamed face's zone,
     image x and box (crop coordinates); ``weak``: the faces read under the pipeline's floor, in the
     same coordinates; ``rivals``: the two faces of each index the detector's two cuts read
-    differently (``OnnxCardDetector.detect_with_rivals``); ``elsewhere``: the faces the other
-    positions' zones on the felt show now.
+    differently (``OnnxCardDetector.detect_with_rivals``); ``guesses``: each index's two likeliest
+    faces by its final read (``OnnxCardDetector.detect_with_guesses``), or None where the detector
+    does not report them; ``elsewhere``: the faces the other positions' zones on the felt show now.
 
     Named only when every other card of the game's hand (``hand_size``: seven-card 7, six-card 6; seed
     002 rule 1.1.5, seed 000 rule 6) lies in the region named, all faces, each once, and of the faces
     the reads on the unnamed face's box leave open exactly one is neither in the hand nor shown by
     another position (one deck holds each face once, seed 002 rule 5.1). A face only a weak read
     names must be read at ``floor`` or more; a rival needs no floor (its index was read, by two cuts
-    that disagree). A second copy of a shown face is never made: it stays unnamed, as before, so
-    FOREIGN-CARD is not handed a duplicate the camera did not read.
+    that disagree). Where the detector reports ``guesses``, they stand in for the rivals: the faces
+    left open are those a weak read or a guess on the box names at ``floor`` or more, each guess
+    weighed by every look the detector took (thirty-eighth session, seeds 78-85 at 720p, the hands
+    one face short whose other cards were all read, 43 of them: named 15 right and 4 wrong from the
+    weak reads and rivals, 28 right and 3 wrong from the guesses; with the rivals kept beside the
+    guesses, 17 and 3: a cut's face the final read makes unlikely only made the count undecided).
+    A second copy of a shown face is never made: it stays unnamed, as before, so FOREIGN-CARD is not
+    handed a duplicate the camera did not read.
     A hand turned up to settle that the camera never saw whole has no earlier read to carry a card
     from (``_carry_known_face``): seed 41's 8s and 6d, read 0.28-0.38 and right, were each a card
     short; b41-0000's Th, read 9h by the usual cut and Th by the narrow one while seat 4 held the 9h,
@@ -1024,7 +1039,14 @@ def _name_by_count(
     position shows, each at its surest read there: set aside by the count, as one deck holds each face
     once, and what a second deck's copy of that face would read as (``TableState.counted_aside``)."""
     cards = [lab for v in out.values() for _, lab, _ in v]
-    reads = Detections.merge([weak, rivals]) if rivals is not None and len(rivals) else weak
+    if guesses is not None:
+        reads = Detections.merge([weak, guesses])
+        reads = reads[reads.confidence >= floor]
+        rivals = None
+    elif rivals is not None and len(rivals):
+        reads = Detections.merge([weak, rivals])
+    else:
+        reads = weak
     if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(reads):
         return None
     zone, x, box = lone
@@ -1037,7 +1059,7 @@ def _name_by_count(
         return None
     (label,) = left
     mine = on & (labels == label)
-    rival = np.arange(len(reads)) >= len(weak)
+    rival = np.arange(len(reads)) >= len(weak) if rivals is not None else np.zeros(len(reads), bool)
     conf = float(reads.confidence[mine].max())
     if not (mine & rival).any() and conf < floor:
         return None
@@ -1176,6 +1198,7 @@ class TablePipeline:
         self._unread_boxes = np.zeros((0, 4), np.float32)  # the last _detect's faces found, not read
         self._weak_reads = Detections.empty()  # the last _detect's faces read under min_confidence
         self._rival_reads = Detections.empty()  # and the two faces of each index it left contested
+        self._guesses: Detections | None = None  # and each index's two likeliest faces (None: not reported)
         # the boxes found on the i-Verify display at its last read (faces, backs, indices not read) and
         # its crop's width (``_display_known_face``)
         self._display_found: tuple[np.ndarray, int] = (np.zeros((0, 4), np.float32), 0)
@@ -1728,6 +1751,7 @@ class TablePipeline:
             self._rival_reads,
             cap=self.cfg.min_confidence,
             aside=aside,
+            guesses=self._guesses,
         )
 
     def _remember_hand(
@@ -1830,11 +1854,12 @@ class TablePipeline:
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
         card_scale = zone_card_scale(r.kind, r.px_per_mm * zoom, self.layout.iverify_slots)
-        dets, unread, rivals = _detect_with_rivals(self.detector, crop, card_scale)
+        dets, unread, rivals, guesses = _detect_with_guesses(self.detector, crop, card_scale)
         if zoom != 1.0:
-            dets = Detections(dets.xyxy / zoom, dets.class_id, dets.confidence)
+            dets, rivals = (Detections(d.xyxy / zoom, d.class_id, d.confidence) for d in (dets, rivals))
+            if guesses is not None:
+                guesses = Detections(guesses.xyxy / zoom, guesses.class_id, guesses.confidence)
             unread = unread / zoom
-            rivals = Detections(rivals.xyxy / zoom, rivals.class_id, rivals.confidence)
         self.detector_seconds += time.perf_counter() - t0
         self.detector_calls += 1
         sure = dets.confidence >= self.cfg.min_confidence
@@ -1842,6 +1867,7 @@ class TablePipeline:
         self._unread_boxes = np.concatenate([np.asarray(unread, np.float32).reshape(-1, 4), dets.xyxy[weak]])
         self._weak_reads = dets[weak]
         self._rival_reads = rivals
+        self._guesses = guesses
         kept: Detections = dets[sure]
         return kept
 
