@@ -149,6 +149,17 @@ def _templates() -> dict[str, np.ndarray]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _digit_templates() -> dict[int, np.ndarray]:
+    """Each seat digit drawn alone as ``_templates`` draws it in ``SEAT n``."""
+    out: dict[int, np.ndarray] = {}
+    for n in range(1, 8):
+        canvas = np.zeros((80, 120), np.uint8)
+        cv2.putText(canvas, str(n), (10, 55), cv2.FONT_HERSHEY_SIMPLEX, 1.5, 255, 3, cv2.LINE_AA)
+        out[n] = _normalise((canvas > 127).astype(np.uint8))
+    return out
+
+
 def _white_mask(bgr: np.ndarray) -> np.ndarray:
     """Bright, unsaturated pixels (the header's ink, under any camera gain or glare)."""
     lo = bgr.min(axis=2).astype(np.int16)
@@ -171,7 +182,10 @@ def read_header(panel: np.ndarray, min_score: float = 0.5) -> Header:
     """The i-Verify header on an upright panel crop (BGR): blank, ``SEAT n`` or ``DEALER``.
 
     The white ink of the top 30% is cut to its bounding box and compared (normalised correlation,
-    with a penalty for a different width) with each template rendered by ``cv2.putText``.
+    with a penalty for a different width) with each template rendered by ``cv2.putText``. A ``SEAT n``
+    header's seat is then read from its digit alone (``_seat_digit``): the whole line's match barely
+    tells one seat from another (b86-0011, seed 86 at 720p: the display's SEAT 5 matched SEAT 6 at
+    0.8094, SEAT 5 at 0.8087 and SEAT 3 at 0.796, and an IVERIFY-SEAT-EARLY alert was made on seat 6).
     """
     h = panel.shape[0]
     head = panel[: max(1, round(h * HEADER_FRACTION))]
@@ -182,26 +196,50 @@ def read_header(panel: np.ndarray, min_score: float = 0.5) -> Header:
     keep = _on_panel(head, mask, labels, stats, [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3])
     if not keep or sum(int(stats[i, cv2.CC_STAT_AREA]) for i in keep) < max(12, 0.004 * mask.size):
         return Header("blank", None, 1.0)
-    obs = _normalise(np.isin(labels, keep).astype(np.uint8))
+    ink = np.isin(labels, keep).astype(np.uint8)
+    obs = _normalise(ink)
     best_text, best = "", -1.0
     for text, tpl in _templates().items():
-        w = max(obs.shape[1], tpl.shape[1])
-        a = np.zeros((_TEMPLATE_H, w), np.float32)
-        b = np.zeros((_TEMPLATE_H, w), np.float32)
-        a[:, : obs.shape[1]] = obs
-        b[:, : tpl.shape[1]] = tpl
-        # also compare after stretching the observation to the template's width (perspective, font scale)
-        stretched = cv2.resize(obs, (tpl.shape[1], _TEMPLATE_H), interpolation=cv2.INTER_LINEAR)
-        s1 = _ncc(a, b)
-        s2 = _ncc(stretched, tpl) - 0.5 * abs(np.log(obs.shape[1] / tpl.shape[1]))
-        s = max(s1, s2)
+        s = _match(obs, tpl)
         if s > best:
             best_text, best = text, s
     if best < min_score:
         return Header("blank", None, best)
     if best_text == "DEALER":
         return Header("dealer", None, best)
-    return Header("seat", int(best_text.split()[1]), best)
+    digit = _seat_digit(ink)
+    return Header("seat", int(best_text.split()[1]) if digit is None else digit, best)
+
+
+def _match(obs: np.ndarray, tpl: np.ndarray) -> float:
+    """How well normalised ink ``obs`` matches template ``tpl``: normalised correlation, side by side
+    or with the observation stretched to the template's width (perspective, font scale; penalised
+    by how far it was stretched), whichever is higher."""
+    w = max(obs.shape[1], tpl.shape[1])
+    a = np.zeros((_TEMPLATE_H, w), np.float32)
+    b = np.zeros((_TEMPLATE_H, w), np.float32)
+    a[:, : obs.shape[1]] = obs
+    b[:, : tpl.shape[1]] = tpl
+    stretched = cv2.resize(obs, (tpl.shape[1], _TEMPLATE_H), interpolation=cv2.INTER_LINEAR)
+    return float(max(_ncc(a, b), _ncc(stretched, tpl) - 0.5 * abs(np.log(obs.shape[1] / tpl.shape[1]))))
+
+
+def _seat_digit(ink: np.ndarray) -> int | None:
+    """The seat a ``SEAT n`` header's ink (a mask) names, read from its digit alone: the ink right of
+    the widest run of blank columns (the space after ``SEAT``), matched against each digit 1-7 drawn
+    alone. None where the line shows no such space (the ink run together: the whole line's match
+    stands)."""
+    cols = np.flatnonzero(ink.any(axis=0))
+    if len(cols) < 2:
+        return None
+    gaps = np.diff(cols)
+    k = int(np.argmax(gaps))
+    # the space is the widest gap by far; a gap between letters is a pixel or two
+    if gaps[k] < 2 or np.sort(gaps)[-2] * 1.5 >= gaps[k]:
+        return None
+    glyph = _normalise(ink[:, cols[k + 1] :])
+    scores = {n: _match(glyph, tpl) for n, tpl in _digit_templates().items()}
+    return max(scores, key=lambda n: scores[n])
 
 
 _RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
