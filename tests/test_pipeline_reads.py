@@ -1347,6 +1347,29 @@ def test_a_doubtful_face_shown_surer_elsewhere_is_its_suit_twin() -> None:
     )
 
 
+def test_a_doubtful_face_shown_surer_elsewhere_is_its_second_face_before_its_twin() -> None:
+    """Where the detector reports each index's likeliest faces, the read's second face is named before
+    the twin: b79-0000's 8s read Ts beside the dealer's Ts, its second face 8s (the twin named it Tc)."""
+    from vision.pipeline import _second_faces, _suit_twin
+
+    sure = {"Ts": 0.8}
+    assert _suit_twin("Ts", 0.55, sure, set(), "8s") == "8s"
+    assert _suit_twin("Ts", 0.55, sure, set()) == "Tc"  # no second face reported: the twin
+    assert _suit_twin("Ts", 0.55, sure, {"8s"}, "8s") == "Tc"  # the second shown too: the twin
+    assert _suit_twin("Ts", 0.55, sure, {"8s", "Tc"}, "8s") is None  # both shown: nothing to name
+    assert _suit_twin("Ts", 0.55, sure, set(), "Ts") == "Tc"  # (a face is never its own second)
+    assert _suit_twin("Ts", 0.75, sure, set(), "8s") is None  # at the review level: as read
+    assert _suit_twin("Qh", 0.4, sure, set(), "Qd") is None  # shown nowhere else: as read
+    # each face read in a zone keyed by its zone and image x: the surest guess on its box naming
+    # another face; none off its box, for a back, or where no guesses are reported
+    dets = _dets(("Ts", 100, 0, 0.55), ("4c", 200, 0, 0.9), ("BACK", 300, 0, 0.9))
+    guesses = _dets(("Ts", 100, 0, 0.55), ("8s", 101, 1, 0.3), ("9s", 100, 0, 0.1), ("Ks", 260, 0, 0.4))
+    zones, x = ["seat1.high", "seat1.high", "seat1.low"], np.array([10.0, 20.0, 30.0])
+    assert _second_faces(dets, zones, x, guesses) == {("seat1.high", 10.0): "8s"}
+    assert _second_faces(dets, [None, None, None], x, guesses) == {}
+    assert _second_faces(dets, zones, x, None) == {}
+
+
 def test_the_weaker_of_two_reads_of_one_face_at_two_positions_takes_its_suit_twin() -> None:
     lay = make_layout()
     det = _SureOf({"Kd": 0.95})

@@ -959,18 +959,50 @@ def _carry_known_face(
     return zone, card
 
 
-def _suit_twin(label: str, conf: float, sure: dict[str, float], shown: set[str]) -> str | None:
-    """The face a doubtful read of ``label`` (at ``conf``) is where one deck holds each face once: its
-    suit twin (the same rank in the other suit of its colour), when ``label`` is read under
-    ``_TWIN_DOUBT``, another position shows it read surer by more than ``_TWIN_MARGIN`` (``sure``: each
-    face shown elsewhere at its read there, not named by inference), and the twin is not among
-    ``shown`` (every face the table shows, this hand's too). Else None. Spade against club is the
-    coarse classifier's commonest confusion (thirty-fourth session: 117 of a 720p export's 6,357
-    held-out index crops), heart against diamond the next; a misread of rank is not guessed."""
+def _suit_twin(
+    label: str, conf: float, sure: dict[str, float], shown: set[str], second: str | None = None
+) -> str | None:
+    """The face a doubtful read of ``label`` (at ``conf``) is where one deck holds each face once, when
+    ``label`` is read under ``_TWIN_DOUBT`` and another position shows it read surer by more than
+    ``_TWIN_MARGIN`` (``sure``: each face shown elsewhere at its read there, not named by inference):
+    the read's second likeliest face (``second``: ``OnnxCardDetector.detect_with_guesses``) where the
+    table does not show it (``shown``: every face the table shows, this hand's too), else its suit
+    twin (the same rank in the other suit of its colour) where the table does not show that. Else
+    None. Spade against club is the coarse classifier's commonest confusion (thirty-fourth session:
+    117 of a 720p export's 6,357 held-out index crops), heart against diamond the next, and the
+    second face is then the twin; where it is another rank, the classifier put that face above the
+    twin (b79-0000's 8s read Ts beside the dealer's Ts, 8s its second face: the twin alone named it
+    Tc). The Joker has no twin, and a face is never its own second."""
     if label in (BACK, "Jk") or conf >= _TWIN_DOUBT or sure.get(label, 0.0) <= conf + _TWIN_MARGIN:
         return None
+    if second is not None and second not in (BACK, label, *shown):
+        return second
     twin = label[0] + _TWIN_SUIT[label[1]]
     return None if twin in shown else twin
+
+
+def _second_faces(
+    dets: Detections, zones: Sequence[str | None], img_x: np.ndarray, guesses: Detections | None
+) -> dict[tuple[str, float], str]:
+    """Each face read in a zone (``dets``, in ``zones``, at image x ``img_x``), keyed by zone and x:
+    its second likeliest face, the surest of ``guesses`` on its box naming another face; none where
+    the detector reports no guesses (None) or none lies on the box."""
+    out: dict[tuple[str, float], str] = {}
+    if guesses is None or not len(guesses) or not len(dets):
+        return out
+    g_area = np.maximum(
+        (guesses.xyxy[:, 2] - guesses.xyxy[:, 0]) * (guesses.xyxy[:, 3] - guesses.xyxy[:, 1]), 1e-9
+    )
+    labels = np.array(guesses.labels, dtype=object)
+    for i, (box, label) in enumerate(zip(dets.xyxy, dets.labels, strict=True)):
+        z = zones[i]
+        if z is None or label == BACK:
+            continue
+        on = intersection_area(box, guesses.xyxy) >= 0.5 * np.minimum(g_area, max(_area(box), 1e-9))
+        other = np.flatnonzero(on & (labels != label))
+        if len(other):
+            out[(z, float(img_x[i]))] = str(labels[other[np.argmax(guesses.confidence[other])]])
+    return out
 
 
 _V = TypeVar("_V")
@@ -1646,8 +1678,14 @@ class TablePipeline:
         if aside:
             self._read_aside[zone] = tuple(sorted({**dict(self._read_aside.get(zone, ())), **aside}.items()))
 
-    def _suit_twins(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
-        """Name a doubtful face its suit twin where another position shows the face read surer
+    def _suit_twins(
+        self,
+        region: str,
+        out: dict[str, list[tuple[float, str, float]]],
+        second: dict[tuple[str, float], str] | None = None,
+    ) -> None:
+        """Name a doubtful face its second likeliest face (``second``: keyed by zone and image x,
+        ``_second_faces``) or its suit twin where another position shows the face read surer
         (``_suit_twin``; one deck holds each face once, seed 002 rule 5.1): named by the count
         (``TableState.counted_faces``), never surer than ``min_confidence``, with the face set aside
         (``TableState.counted_aside``), so that FOREIGN-CARD still makes a review item of what a
@@ -1665,7 +1703,7 @@ class TablePipeline:
         here = {lab for v in out.values() for _, lab, _ in v}
         for z, v in out.items():
             for i, (x, lab, c) in enumerate(v):
-                twin = _suit_twin(lab, c, sure, shown | here)
+                twin = _suit_twin(lab, c, sure, shown | here, (second or {}).get((z, x)))
                 if twin is None:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
@@ -1971,7 +2009,7 @@ class TablePipeline:
                         self._read_blank[z] = (*self._read_blank.get(z, ()), label)
             occluded = {z.key for z in w.zones if z.occluded}
             if self.cfg.name_by_count:
-                self._suit_twins(r.name, out)
+                self._suit_twins(r.name, out, _second_faces(dets, zones, img_x, self._guesses))
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
                 self._read_carried[carried[0]] = (carried[1],)
