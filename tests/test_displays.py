@@ -101,6 +101,18 @@ def test_header_seat_is_read_from_its_digit_at_the_coarse_cameras_size(blur: flo
         assert (h.mode, h.seat) == ("seat", n)
 
 
+def test_a_header_line_showing_no_space_keeps_the_whole_lines_seat() -> None:
+    from vision.displays import _seat_digit
+
+    assert _seat_digit(np.zeros((10, 30), np.uint8)) is None  # no ink
+    one_gap = np.zeros((10, 30), np.uint8)
+    one_gap[2:8, [3, 20]] = 1
+    assert _seat_digit(one_gap) is None  # two strokes: no word before a space
+    even = np.zeros((10, 40), np.uint8)
+    even[2:8, 2:38:4] = 1  # strokes evenly spaced: no gap wider by far than the rest
+    assert _seat_digit(even) is None
+
+
 def _with_clock(frame: np.ndarray, y: int, scale: float) -> np.ndarray:
     """A recorder's on-screen clock burnt into the picture at the top left: white, outlined in black."""
     out = frame.copy()

@@ -230,9 +230,9 @@ def _seat_digit(ink: np.ndarray) -> int | None:
     alone. None where the line shows no such space (the ink run together: the whole line's match
     stands)."""
     cols = np.flatnonzero(ink.any(axis=0))
-    if len(cols) < 2:
-        return None
     gaps = np.diff(cols)
+    if len(gaps) < 2:
+        return None
     k = int(np.argmax(gaps))
     # the space is the widest gap by far; a gap between letters is a pixel or two
     if gaps[k] < 2 or np.sort(gaps)[-2] * 1.5 >= gaps[k]:
