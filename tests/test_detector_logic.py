@@ -1560,3 +1560,23 @@ def test_training_crops_are_cut_as_the_runtime_detector_cuts_them() -> None:
     assert np.array_equal(training_cut(img, box), live)
     # the margin and size pass through: a tighter, larger cut is another picture
     assert not np.array_equal(training_cut(img, box, 48, 1.0)[:40, :40], live)
+
+
+def test_a_second_find_of_a_corners_own_index_does_not_stand_between_the_corners() -> None:
+    """b87-0001 (seed 87, 720p): the dealer's four-corner Ks, its bottom-right index found a second
+    time as a wider box across it. That box's centre lay between the card's own corners, so the
+    diagonal pair was refused, the card's two edges were paired apart, read Ks and Kc: two cards, a
+    false FOREIGN-CARD and CARD-COUNT alert. An index of another card between the corners (a spread
+    neighbour's, clear of the corners' boxes) still refuses the pair."""
+    from vision.detector import corner_pairs
+
+    tl, tr, bl, br = [205, 37, 219, 72], [285, 36, 300, 71], [205, 141, 221, 175], [284, 141, 300, 175]
+    again = [260, 154, 300, 170]  # the bottom-right index found again, wider
+    boxes = np.array([tl, tr, bl, br, again], np.float32)
+    # the top-left index paired with one of the two finds at the bottom-right (the nearer a card's
+    # span: the wider one), the card read as one (its other corners take the pair's read)
+    assert corner_pairs(boxes, 1.6) == [(0, 4)]
+    assert corner_pairs(boxes[:4], 1.6) == [(0, 3)]
+    neighbour = [240, 37, 254, 72]  # another card's top-left index between the corners
+    boxes = np.array([tl, tr, bl, br, neighbour], np.float32)
+    assert (0, 3) not in corner_pairs(boxes, 1.6)

@@ -777,14 +777,28 @@ def edge_pairs(boxes: np.ndarray, px_per_mm: float, taken: set[int]) -> list[tup
     return out
 
 
+_OWN_INDEX = 0.3  # a box sharing this much of the smaller one's area with a corner's box is that index
+
+
 def _between(b: np.ndarray, centres: np.ndarray, a: int, c: int) -> bool:
     """Whether another box's centre lies inside the union of boxes ``a`` and ``c``, away from its
     other two corners (where a deck printing all four corners has the card's own third and fourth
-    index). A card's two corners enclose nothing else; a top-left index and the bottom-left one of a
-    card further along the spread (four-corner decks) enclose the indices of the cards between."""
+    index), and the box is not a second find of ``a`` or ``c`` itself (sharing ``_OWN_INDEX`` of the
+    smaller box's area with it). A card's two corners enclose nothing else; a top-left index and the
+    bottom-left one of a card further along the spread (four-corner decks) enclose the indices of the
+    cards between, which lie clear of the corners' own boxes (spread neighbours are 1.4 index widths
+    apart or more: ``spread_neighbours``). b87-0001 (seed 87, 720p): the dealer's four-corner Ks,
+    turned up, its bottom-right index found a second time as a wider box across it (Kc 0.21); that
+    box stood between the Ks's own corners, so its left edge's two indices (Ks 0.88, 0.84) and its
+    right edge's (Kc 0.83, 0.79) were read as two cards, and FOREIGN-CARD and CARD-COUNT alerted."""
     reach = max(b[a, 2] - b[a, 0], b[a, 3] - b[a, 1], b[c, 2] - b[c, 0], b[c, 3] - b[c, 1])
     inside = centres_between(b[a], b[c], centres, float(reach), ("tr", "bl"))
     inside[[a, c]] = False
+    if inside.any():
+        area = np.maximum(b[:, 2] - b[:, 0], 0) * np.maximum(b[:, 3] - b[:, 1], 0)
+        for own in (a, c):
+            shared = intersection_area(b[own], b)
+            inside &= shared < _OWN_INDEX * np.maximum(np.minimum(area, area[own]), 1e-9)
     return bool(inside.any())
 
 
