@@ -432,7 +432,7 @@ def test_a_card_read_two_ways_names_the_face_only_where_it_pairs_with_one_card()
 
     high = [(10.0 * i, c, 0.9) for i, c in enumerate(["As", "Kd", "Qh", "Jc"])]
 
-    def carry(known: list[str], low: list[str]) -> tuple[tuple[str, str] | None, dict[str, list]]:
+    def carry(known: list[str], low: list[str]) -> tuple[list[tuple[str, str]] | None, dict[str, list]]:
         out = {"dealer.high": list(high), "dealer.low": [(100.0 + i, c, 0.55) for i, c in enumerate(low)]}
         conf = {c: 0.8 for c in known} | {"2s": 0.6}
         return _carry_known_face(out, [("dealer.high", 45.0)], conf), out
@@ -440,7 +440,7 @@ def test_a_card_read_two_ways_names_the_face_only_where_it_pairs_with_one_card()
     # the 2c read now, 2s in the hand seen whole: the same card, so the face not read is the Ts,
     # no surer than the weaker of the two reads that disagree (0.55 here)
     named, out = carry(["As", "Kd", "Qh", "Jc", "Ts", "9h", "2s"], ["9h", "2c"])
-    assert named == ("dealer.high", "Ts") and out["dealer.high"][-1] == (45.0, "Ts", 0.55)
+    assert named == [("dealer.high", "Ts")] and out["dealer.high"][-1] == (45.0, "Ts", 0.55)
     # the 2s shares its suit with the Ts and its rank with the 2h: which card it is cannot be told
     named, out = carry(["As", "Kd", "Qh", "Jc", "Ts", "9h", "2h"], ["9h", "2s"])
     assert named is None and len(out["dealer.high"]) == 4
@@ -452,6 +452,38 @@ def test_a_card_read_two_ways_names_the_face_only_where_it_pairs_with_one_card()
     assert named is None
 
 
+def test_faces_not_named_where_the_zone_had_settled_cards_are_those_cards() -> None:
+    """b88-0010: seat 1's high hand 5h 9h 8c 8s 7d, read again after an arm passed over it, its 8c and
+    8s then read under the floor: the two faces not named lie where the 8c and 8s lay."""
+    from vision.pipeline import _carry_in_place
+
+    was = {"seat1.high": [("5h", 0.63), ("9h", 0.8), ("8c", 0.76), ("8s", 0.36), ("7d", 0.85)]}
+
+    def read(*named: tuple[float, str]) -> dict[str, list[tuple[float, str, float]]]:
+        return {"seat1.high": [(x, c, 0.8) for x, c in named], "seat1.low": [(90.0, "Jd", 0.8)]}
+
+    lone = [("seat1.high", 30.0), ("seat1.high", 40.0)]
+    out = read((10.0, "5h"), (20.0, "9h"), (50.0, "7d"))
+    assert _carry_in_place(out, lone, was) == [("seat1.high", "8c"), ("seat1.high", "8s")]
+    assert sorted(out["seat1.high"]) == [
+        (10.0, "5h", 0.8), (20.0, "9h", 0.8), (30.0, "8c", 0.76), (40.0, "8s", 0.36), (50.0, "7d", 0.8)
+    ]  # fmt: skip
+    # a named card out of its place, a card the zone did not settle on, a card shown elsewhere, a
+    # face too few or too many, one face alone (the count's and the hand seen whole's), no settled
+    # cards: nothing is named and the read is left as it was
+    for named, faces, elsewhere, settled in [
+        (((10.0, "9h"), (20.0, "5h"), (50.0, "7d")), lone, (), was),
+        (((10.0, "5h"), (20.0, "9h"), (50.0, "7c")), lone, (), was),
+        (((10.0, "5h"), (20.0, "9h"), (50.0, "7d")), lone, ("8s",), was),
+        (((10.0, "5h"), (50.0, "7d")), lone, (), was),
+        (((10.0, "5h"), (20.0, "9h"), (50.0, "7d")), [*lone, ("seat1.high", 45.0)], (), was),
+        (((10.0, "5h"), (20.0, "9h"), (40.0, "8s"), (50.0, "7d")), lone[:1], (), was),
+        (((10.0, "5h"), (20.0, "9h"), (50.0, "7d")), lone, (), {}),
+    ]:
+        out = read(*named)
+        assert _carry_in_place(out, faces, settled, elsewhere) is None and out == read(*named)
+
+
 def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
     from vision.pipeline import _carry_known_face
 
@@ -460,7 +492,7 @@ def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
     # the low hand (9h 2c) under the dealer's arm: the unnamed face in the high hand is the Ts
     out = {"dealer.high": list(high), "dealer.low": []}
     named = _carry_known_face(out, [("dealer.high", 45.0)], known, hidden=["9h", "2c"])
-    assert named == ("dealer.high", "Ts")
+    assert named == [("dealer.high", "Ts")]
     assert out["dealer.high"][-1] == (45.0, "Ts", 0.8)  # where it lies, with its first read's confidence
     # without them, two known cards are unaccounted for: the face stays unnamed
     out = {"dealer.high": list(high), "dealer.low": []}
@@ -687,8 +719,19 @@ def test_a_detector_s_two_likeliest_faces_stand_in_for_its_rivals_and_need_the_f
     guesses = _dets(("Kd", 100, 0, 0.5), ("8s", 100, 0, 0.3))
     assert _name_by_count(out, lone, none, 7, 0.25, [], cap=0.4, aside=aside, guesses=guesses) == "8s"
     assert aside == {}
-    # the second face under the floor: not a face left open, so nothing is named
+    # the second face under the floor: not a face left open; but where every face left open at the
+    # floor is ruled out (the likeliest shown elsewhere), it is named when its read given that the
+    # ruled-out face is not there reaches the floor: 0.2 / 0.67 (b88-0010's 6d, read 8d 0.58 and 6d
+    # 0.22 beside the hand's own 8d), not 0.2 / 0.9
     guesses = _dets(("Ts", 100, 0, 0.33), ("8s", 100, 0, 0.2))
+    out = hand()
+    assert _name_by_count(out, lone, none, 7, 0.25, ["Ts"], cap=0.4, guesses=guesses) == "8s"
+    assert out["seat1.high"][-1] == (45.0, "8s", pytest.approx(0.2))
+    guesses = _dets(("Kd", 100, 0, 0.58), ("8s", 100, 0, 0.22))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, [], guesses=guesses) == "8s"
+    guesses = _dets(("5d", 100, 0, 0.33), ("8s", 100, 0, 0.2))  # the 5d left open at the floor
+    assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], guesses=guesses) == "5d"
+    guesses = _dets(("Ts", 100, 0, 0.1), ("8s", 100, 0, 0.2))
     out = hand()
     assert _name_by_count(out, lone, none, 7, 0.25, ["Ts"], guesses=guesses) is None and out == hand()
     # ... nor is a face only a rival names, whatever its read: the guesses stand in for the rivals

@@ -909,9 +909,10 @@ def _carry_known_face(
     lone: list[tuple[str, float]],
     known: dict[str, float] | None,
     hidden: Sequence[str] = (),
-) -> tuple[str, str] | None:
+) -> list[tuple[str, str]] | None:
     """Name the one face a region's read saw but could not name, from the hand the region showed
-    whole before: the zone it was put in and the card, or None when it cannot be told.
+    whole before: the zone it was put in and the card, or None when it cannot be told (two or more
+    such faces: ``_carry_in_place``).
 
     ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
     each face seen but not named; ``known``: the position's hand as last seen whole, all named (the
@@ -956,7 +957,55 @@ def _carry_known_face(
         return None
     zone, x_at = lone[0]
     out[zone].append((x_at, card, conf))
-    return zone, card
+    return [(zone, card)]
+
+
+def _carry_in_place(
+    out: dict[str, list[tuple[float, str, float]]],
+    lone: list[tuple[str, float]],
+    settled: dict[str, list[tuple[str, float]]],
+    elsewhere: Sequence[str] = (),
+) -> list[tuple[str, str]] | None:
+    """Name two or more faces a region's read saw but could not name, where they lie as the cards the
+    zone last settled on: the zone and card of each, or None.
+
+    ``out``: the read's cards per zone (image x, label, confidence); ``lone``: the zone and image x of
+    each face seen but not named; ``settled``: each zone's cards as it last settled on them, in their
+    order across the picture, each at its read then; ``elsewhere``: the faces the other positions
+    show now. Each zone holding an unnamed face must read now, in its order across the picture, the
+    very cards it settled on, all faces, each once, the unnamed faces in the places of the cards the
+    read lacks; those cards are then named there, each at its earlier read (a doubtful one stays a
+    review item), and listed as carried (``TableState.carried_faces``). The same cards where they
+    lay, read worse. b88-0010 (seed 88, 720p): seat 1's high hand 5h 9h 8c 8s 7d, read so, was read
+    again after the dealer's arm had passed over it to pay, its 8c and 8s then read Tc 0.34 and
+    Ts 0.31, under the floor; it stayed 5h 9h 7d and two faces not named until it was collected, and
+    the round was rebuilt with his hand two cards short. One such face is left to the hand seen whole
+    and the count (``_carry_known_face``, ``_name_by_count``): this asks for no hand seen whole, and
+    where one face is missing the count can tell it. None where any of it does not hold: a card that
+    moved, a zone's other cards, a face shown elsewhere now."""
+    if len(lone) < 2:
+        return None
+    plan: list[tuple[str, float, str, float]] = []  # zone, image x, card, its read then
+    for z in sorted({z for z, _ in lone}):
+        was = settled.get(z)
+        if not was or any(c == BACK for c, _ in was) or len({c for c, _ in was}) != len(was):
+            return None
+        now = sorted(
+            [(x, lab) for x, lab, _ in out[z]] + [(x, None) for zz, x in lone if zz == z],
+            key=lambda xl: xl[0],
+        )
+        if len(now) != len(was) or any(
+            lab not in (None, card) for (_, lab), (card, _) in zip(now, was, strict=True)
+        ):
+            return None
+        plan += [(z, x, card, p) for (x, lab), (card, p) in zip(now, was, strict=True) if lab is None]
+    cards = [lab for v in out.values() for _, lab, _ in v] + [card for _, _, card, _ in plan]
+    if any(cards.count(card) > 1 or card in elsewhere for _, _, card, _ in plan):
+        return None
+    for z, x, card, p in plan:
+        out[z].append((x, card, p))
+    named = [(z, card) for z, _, card, _ in plan]
+    return named
 
 
 def _suit_twin(
@@ -1071,22 +1120,29 @@ def _name_by_count(
     position shows, each at its surest read there: set aside by the count, as one deck holds each face
     once, and what a second deck's copy of that face would read as (``TableState.counted_aside``)."""
     cards = [lab for v in out.values() for _, lab, _ in v]
+    every: Detections | None = None  # every weak read and guess, at any probability
     if guesses is not None:
-        reads = Detections.merge([weak, guesses])
-        reads = reads[reads.confidence >= floor]
+        every = Detections.merge([weak, guesses])
+        reads = every[every.confidence >= floor]
         rivals = None
     elif rivals is not None and len(rivals):
         reads = Detections.merge([weak, rivals])
     else:
         reads = weak
-    if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards) or not len(reads):
+    if len(cards) != hand_size - 1 or BACK in cards or len(set(cards)) != len(cards):
         return None
     zone, x, box = lone
-    area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
-    on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
-    labels = np.array(reads.labels, dtype=object)
-    read_on = {str(lab) for lab in labels[on]}
-    left = read_on - {*cards, *elsewhere, BACK}
+    ruled_out = {*cards, *elsewhere, BACK}
+    if len(reads):
+        area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
+        on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
+        labels = np.array(reads.labels, dtype=object)
+        read_on = {str(lab) for lab in labels[on]}
+    else:
+        on, labels, read_on = np.zeros(0, bool), np.zeros(0, dtype=object), set()
+    left = read_on - ruled_out
+    if not left and every is not None:
+        return _name_given_one_deck(out, lone, every, ruled_out, floor, cap, aside, set(elsewhere))
     if len(left) != 1:
         return None
     (label,) = left
@@ -1099,6 +1155,46 @@ def _name_by_count(
     if aside is not None:
         for lab in read_on & set(elsewhere):
             aside[lab] = float(reads.confidence[on & (labels == lab)].max())
+    return label
+
+
+def _name_given_one_deck(
+    out: dict[str, list[tuple[float, str, float]]],
+    lone: tuple[str, float, np.ndarray],
+    reads: Detections,
+    ruled_out: set[str],
+    floor: float,
+    cap: float,
+    aside: dict[str, float] | None,
+    elsewhere: set[str],
+) -> str | None:
+    """``_name_by_count``'s last resort, where every face its reads on the unnamed face's box name at
+    the floor is ruled out (in the hand, or shown at another position: one deck holds each face once,
+    seed 002 rule 5.1): the one face the reads on the box (``reads``: every weak read and guess, at
+    any probability) name that is not ruled out, when its probability given that the faces ruled out
+    are not there (its read over one less the reads of those faces) reaches ``floor``. b88-0010
+    (seed 88, 720p): seat 4's 6d, read 8d 0.58 and 6d 0.22 beside his own 8d, stayed a card not
+    named through the settlement (0.22 / 0.42 = 0.52 given the 8d is elsewhere). Named no surer
+    than its read, never more than ``cap``; the faces ruled out at the floor that another position
+    shows are put in ``aside``, as ``_name_by_count`` puts them."""
+    zone, x, box = lone
+    area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
+    on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
+    best: dict[str, float] = {}
+    for lab, c in zip(np.array(reads.labels, dtype=object)[on], reads.confidence[on], strict=True):
+        best[str(lab)] = max(float(c), best.get(str(lab), 0.0))
+    left = [lab for lab in best if lab not in ruled_out]
+    if len(left) != 1:
+        return None
+    (label,) = left
+    gone = sum(c for lab, c in best.items() if lab in ruled_out)
+    if gone >= 1.0 or best[label] / (1.0 - gone) < floor:
+        return None
+    out[zone].append((x, label, min(best[label], cap)))
+    if aside is not None:
+        for lab in best.keys() & elsewhere:
+            if best[lab] >= floor:
+                aside[lab] = best[lab]
     return label
 
 
@@ -1798,11 +1894,11 @@ class TablePipeline:
         out: dict[str, list[tuple[float, str, float]]],
         unnamed: list[tuple[str, float]],
         occluded: set[str],
-    ) -> tuple[str, str] | None:
+    ) -> list[tuple[str, str]] | None:
         """Keep the region's whole hand when this read shows it face up and all named, nothing hidden;
-        else name its one unnamed face from the hand kept (``_carry_known_face``), taking it off
-        ``unnamed``: the zone and card so named, if one was. A hidden zone counts with the cards it
-        last showed."""
+        else name its unnamed faces from the hand kept (``_carry_known_face``), taking them off
+        ``unnamed``: the zone and card of each so named, if any was. A hidden zone counts with the
+        cards it last showed."""
         faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if not any(out.values()) and not occluded and not unnamed:  # the cards are gone: a new hand next
             self._known_hand.pop(region, None)
@@ -1822,9 +1918,30 @@ class TablePipeline:
         last = [self.tracker.value(z) for z in sorted(occluded)]
         hidden = [str(c) for v in last if isinstance(v, tuple) for c in v]
         named = _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden)
+        if named is None and not occluded:
+            named = _carry_in_place(
+                seen, unnamed, self._settled_cards(unnamed), self._shown_elsewhere(region)
+            )
         if named is not None:
             unnamed.clear()
         return named
+
+    def _settled_cards(self, unnamed: list[tuple[str, float]]) -> dict[str, list[tuple[str, float]]]:
+        """Each zone holding an unnamed face: its cards as it last settled on them, each at its read
+        then (a face named by the count or carried at its capped confidence), where it settled on no
+        face left unnamed."""
+        out: dict[str, list[tuple[str, float]]] = {}
+        for z in {z for z, _ in unnamed}:
+            got = self._settled_conf.get(z)
+            if (
+                got is None
+                or not isinstance(got.value, tuple)
+                or len(got.cards) != len(got.value)
+                or got.unread
+            ):
+                continue
+            out[z] = [(str(c), p) for c, p in zip(got.value, got.cards, strict=True)]
+        return out
 
     def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
         """The i-Verify display's check on the felt (``_misread_matches``, as ``_display_misreads`` the
@@ -2012,7 +2129,8 @@ class TablePipeline:
                 self._suit_twins(r.name, out, _second_faces(dets, zones, img_x, self._guesses))
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
-                self._read_carried[carried[0]] = (carried[1],)
+                for z, card in carried:
+                    self._read_carried[z] = (*self._read_carried.get(z, ()), card)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
                 aside: dict[str, float] = {}
                 named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name, aside)
