@@ -1004,8 +1004,7 @@ def _carry_in_place(
         return None
     for z, x, card, p in plan:
         out[z].append((x, card, p))
-    named = [(z, card) for z, _, card, _ in plan]
-    return named
+    return [(z, card) for z, _, card, _ in plan]
 
 
 def _suit_twin(
@@ -1030,6 +1029,14 @@ def _suit_twin(
     return None if twin in shown else twin
 
 
+def _on_box(box: np.ndarray, reads: Detections) -> np.ndarray:
+    """Which of ``reads`` lie on ``box``: each sharing half the smaller of the two boxes' area."""
+    if not len(reads):
+        return np.zeros(0, bool)
+    area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
+    return np.asarray(intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9)))
+
+
 def _second_faces(
     dets: Detections, zones: Sequence[str | None], img_x: np.ndarray, guesses: Detections | None
 ) -> dict[tuple[str, float], str]:
@@ -1039,15 +1046,12 @@ def _second_faces(
     out: dict[tuple[str, float], str] = {}
     if guesses is None or not len(guesses) or not len(dets):
         return out
-    g_area = np.maximum(
-        (guesses.xyxy[:, 2] - guesses.xyxy[:, 0]) * (guesses.xyxy[:, 3] - guesses.xyxy[:, 1]), 1e-9
-    )
     labels = np.array(guesses.labels, dtype=object)
     for i, (box, label) in enumerate(zip(dets.xyxy, dets.labels, strict=True)):
         z = zones[i]
         if z is None or label == BACK:
             continue
-        on = intersection_area(box, guesses.xyxy) >= 0.5 * np.minimum(g_area, max(_area(box), 1e-9))
+        on = _on_box(box, guesses)
         other = np.flatnonzero(on & (labels != label))
         if len(other):
             out[(z, float(img_x[i]))] = str(labels[other[np.argmax(guesses.confidence[other])]])
@@ -1133,13 +1137,9 @@ def _name_by_count(
         return None
     zone, x, box = lone
     ruled_out = {*cards, *elsewhere, BACK}
-    if len(reads):
-        area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
-        on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
-        labels = np.array(reads.labels, dtype=object)
-        read_on = {str(lab) for lab in labels[on]}
-    else:
-        on, labels, read_on = np.zeros(0, bool), np.zeros(0, dtype=object), set()
+    on = _on_box(box, reads)
+    labels = np.array(reads.labels, dtype=object)
+    read_on = {str(lab) for lab in labels[on]}
     left = read_on - ruled_out
     if not left and every is not None:
         return _name_given_one_deck(out, lone, every, ruled_out, floor, cap, aside, set(elsewhere))
@@ -1178,8 +1178,7 @@ def _name_given_one_deck(
     than its read, never more than ``cap``; the faces ruled out at the floor that another position
     shows are put in ``aside``, as ``_name_by_count`` puts them."""
     zone, x, box = lone
-    area = np.maximum((reads.xyxy[:, 2] - reads.xyxy[:, 0]) * (reads.xyxy[:, 3] - reads.xyxy[:, 1]), 1e-9)
-    on = intersection_area(box, reads.xyxy) >= 0.5 * np.minimum(area, max(_area(box), 1e-9))
+    on = _on_box(box, reads)
     best: dict[str, float] = {}
     for lab, c in zip(np.array(reads.labels, dtype=object)[on], reads.confidence[on], strict=True):
         best[str(lab)] = max(float(c), best.get(str(lab), 0.0))
