@@ -189,3 +189,50 @@ def test_a_duplicate_resting_on_a_card_read_two_ways_at_its_position_is_for_revi
         assert [f.status for f in dup] == [status], earlier
         if status == "review":
             assert f"was accepted there as {earlier} earlier this round" in dup[0].observed
+
+
+def _seat_aces_read(felt: str, display: str) -> list:
+    """b90-0006 (seed 90, 720p): seat 1's As and Ac, drawn on the i-Verify display as ``display``
+    (the house way: high, low), read ``felt`` on the felt once its hand is turned up."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3").deal("dealer", "Kd 9c 7c 5h 3s 2c 4h").deal("seat1", "As Ac Qh Jc 8d 6c 4s")
+    t.set(2).set(3)
+    high, low = display.split("|")
+    t.iverify_seat(1, high, low).set(1, "Qh Jc").iverify_blank()
+    t.expose_dealer().dealer_set().turn(1)
+    for i, s in enumerate(t.states):
+        seat = s.seat(1)
+        if "As" in seat.high:
+            swap = {"high": felt.split()}
+            seats = [x.model_copy(update=swap) if x.seat == 1 else x for x in s.seats]
+            t.states[i] = s.model_copy(update={"seats": seats})
+    t.hold(1).turn(2).turn(3).collect_all().hold(1)
+    return Run(t).of(CHECK)
+
+
+def test_a_duplicate_where_the_display_drew_another_face_of_its_rank_is_for_review() -> None:
+    """The display's picture of the hand and the felt's part on one card: one is a misread (or a card
+    switched after the display, which the reviewer sees); the round is not void on it."""
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4s|Qh Jc")
+    assert dup.status == "review" and dup.observed.startswith("Ac seen 2 times: at seat1, seat1")
+    assert "the i-Verify display showed seat1's hand this round as the felt shows it but with As for" in dup.observed
+    # b90-0006: the display misread another card of the hand too (its Qh drawn Qd)
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4s|Qd Jc")
+    assert dup.status == "review" and "but with As for one Ac" in dup.observed
+    # the other card (4s) drawn 4c: the two pair either way round, so either may stand for the Ac
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4c|Qh Jc")
+    assert dup.status == "review" and "but with As or 4c for one Ac" in dup.observed
+
+
+def test_a_duplicate_the_display_drew_too_or_a_display_unlike_the_felt_leaves_the_alert() -> None:
+    # the display drew the duplicate as the felt shows it (a copy dealt with the hand)
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac Ac 8d 6c 4s|Qh Jc")
+    assert dup.status == "alert"
+    # the display's hand differs from the felt's by a card no misread explains, or by three cards
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 9h|Qh Jc")
+    assert dup.status == "alert"
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4d|Qd Jc")
+    assert dup.status == "alert"
+    # the face drawn in the duplicate's place shares neither its rank nor its suit
+    [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac 9h 8d 6c 4s|Qh Jc")
+    assert dup.status == "alert"

@@ -60,9 +60,23 @@ review item too: a position's cards do not change faces within a round, so one o
 wrong, and the duplicate may rest on the wrong one. b57-0005 (seed 57, 720p): seat 3's Ac, named Ac by
 the count a moment before (its reads As and Ac, seat 4 showing an As), then read As at 0.74 beside seat
 4's As at 0.72: an alert that voided a compliant round.
+
+So is a duplicate at a position whose hand the i-Verify display showed this round as the cards the
+felt shows there but for one or two, each a face of the same rank or suit as the one the display drew
+in its place, and the duplicated face one of them (the display drew one copy fewer of it). The
+display's picture and the felt's are two reads of one hand, and they part on that card. b90-0006
+(seed 90, 720p): seat 4's As and Ac, drawn As and Ac on the display (its Qs drawn Qc), were both read
+Ac on the felt at 0.82 after the settlement turned them up: an alert that voided a compliant round. A
+card switched for a second deck's copy after the display showed the hand looks just so; the reviewer
+sees both sightings and the display's picture (the round is not void on it). Where the display drew
+the duplicate too (a copy dealt with the hand, as the renderer's FOREIGN-CARD copies are) or a hand
+otherwise unlike the felt's, the alert stands.
 """
 
 from __future__ import annotations
+
+import itertools
+from collections import Counter
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
@@ -128,6 +142,8 @@ class ForeignCard(Check):
                     review = _INFERRED.format(card, ", ".join(inferred))
                 elif twice := [(q.name, g) for q in at if (g := _read_two_ways(q, card))]:
                     review = "; ".join(_TWO_WAYS.format(card, n, g) for n, g in twice)
+                elif on_display := [(q.name, g) for q in at if (g := _shown_otherwise(q, card))]:
+                    review = "; ".join(_ON_DISPLAY.format(card, n, g) for n, g in on_display)
                 out.append(
                     self.finding(
                         rnd,
@@ -221,6 +237,35 @@ def _read_two_ways(p: PositionState, card: str) -> str | None:
         g for g in p.faces_seen - shown if g not in (card, "Jk") and (g[0] == card[0] or g[1] == card[1])
     )
     return ", ".join(gone) or None
+
+
+# why a duplicate at a seat the i-Verify display showed with another face in that card's place is for review
+_ON_DISPLAY = (
+    "the i-Verify display showed {1}'s hand this round as the felt shows it but with {2} for one {0} "
+    "(a face the felt does not show there): the same card read two ways, one of them a misread"
+)
+
+
+def _shown_otherwise(p: PositionState, card: str) -> str | None:
+    """The faces the i-Verify display may have drawn in ``card``'s place in ``p``'s hand (module doc):
+    a display of it this round whose cards are the faces ``p`` shows but for one or two, ``card`` one
+    of those, each pairing with a face the display drew in its place that shares its rank or suit;
+    the faces that can pair with ``card`` so, one of its rank first ("As or Qc"). None where no display
+    showed that."""
+    shown = Counter(tok for tok, _ in p.card_reads() if tok != BACK)
+    for ev in p.iverify_events:
+        drawn = Counter([*ev.high, *ev.low])
+        extra, lacks = sorted((shown - drawn).elements()), sorted((drawn - shown).elements())
+        if card not in extra or not 1 <= len(extra) <= 2 or len(lacks) != len(extra) or "Jk" in lacks:
+            continue
+        pairs = [
+            dict(zip(extra, ys, strict=True))
+            for ys in itertools.permutations(lacks)
+            if all(x[0] == y[0] or x[1] == y[1] for x, y in zip(extra, ys, strict=True))
+        ]
+        if got := sorted({m[card] for m in pairs}, key=lambda g: (g[0] != card[0], g)):
+            return " or ".join(got)
+    return None
 
 
 def _named_without_read(p: PositionState, card: str) -> bool:
