@@ -178,3 +178,41 @@ def test_a_body_sure_of_spade_against_club_all_but_rules_out_the_other_black_sui
     index = _probs({code["Ac"]: 0.55, code["As"]: 0.4})
     assert fuse(index, sure_spade).argmax() == code["As"]
     assert fuse(index, torn).argmax() == code["Ac"]
+
+
+def _index(ink: tuple[int, int, int], glyph: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """A 720p-sized index (13 x 30 px) on card paper: its rank and suit strokes in ``ink`` (BGR),
+    ``glyph`` rows of them, a little blurred as a video's are."""
+    import cv2
+
+    img = np.full((40, 24, 3), 235, np.uint8)
+    img[6 : 6 + glyph, 8:11] = ink  # the rank's stroke
+    img[22:30, 7:13] = ink  # the suit's pip
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    return img, np.array([5.0, 4.0, 18.0, 34.0])
+
+
+def test_an_index_prints_its_suits_colour_red_or_black_and_another_ink_tells_nothing() -> None:
+    from vision.card_body import BLACK, RED, UNKNOWN, index_ink
+
+    for ink, want in [((25, 25, 25), BLACK), ((40, 30, 200), RED), ((60, 60, 170), RED)]:
+        img, box = _index(ink)
+        assert index_ink(img, box) == want, ink
+    img, box = _index((200, 60, 30))  # blue ink (a four-colour deck's diamonds): neither
+    assert index_ink(img, box) == UNKNOWN
+    img, box = _index((40, 150, 40))  # green (a four-colour deck's clubs): neither
+    assert index_ink(img, box) == UNKNOWN
+    img, box = _index((25, 25, 25))
+    assert index_ink(img, np.array([5.0, 4.0, 18.0, 6.0])) == UNKNOWN  # two rows of paper: no ink
+    assert index_ink(img, np.array([30.0, 4.0, 40.0, 34.0])) == UNKNOWN  # off the image
+
+
+def test_the_index_ink_rules_out_every_face_of_the_other_colour_court_faces_too() -> None:
+    from vision.card_body import BLACK, OTHER_COLOUR, RED, UNKNOWN, index_colour_weights
+    from vision.detections import CLASSES
+
+    w = index_colour_weights([BLACK, RED, UNKNOWN])
+    code = {c: i for i, c in enumerate(CLASSES)}
+    assert w[0, code["7d"]] == w[0, code["Qh"]] == OTHER_COLOUR and w[0, code["7s"]] == w[0, code["Kc"]] == 1
+    assert w[1, code["Qs"]] == w[1, code["4c"]] == OTHER_COLOUR and w[1, code["Qd"]] == 1
+    assert w[0, code["Jk"]] == w[1, code["Jk"]] == w[0, NO_BODY] == 1 and (w[2] == 1).all()

@@ -1580,3 +1580,40 @@ def test_a_second_find_of_a_corners_own_index_does_not_stand_between_the_corners
     neighbour = [240, 37, 254, 72]  # another card's top-left index between the corners
     boxes = np.array([tl, tr, bl, br, neighbour], np.float32)
     assert (0, 3) not in corner_pairs(boxes, 1.6)
+
+
+def test_an_index_read_as_a_face_of_the_other_colour_than_its_ink_is_read_again_no_surer() -> None:
+    """b90-0014 (seed 90, 720p): seat 3's 7s read 7d at 0.63 after the wager was taken; its index's ink
+    is black. Where no card scale is given (a still), the reads are the classifier's."""
+    import cv2
+
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.3, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det._body, det.pair_corners, det.one_deck = 0.0, None, False, False
+    seven_s, seven_d, seven_c, queen_h, queen_s = 5 * 4, 5 * 4 + 2, 5 * 4 + 3, 10 * 4 + 1, 10 * 4
+    usual = {
+        10: [(seven_d, 0.63), (seven_s, 0.33), (seven_c, 0.02)],  # black ink, read red: read again
+        50: [(seven_d, 0.8), (seven_s, 0.1)],  # red ink, read red: as read
+        90: [(queen_h, 0.6), (queen_s, 0.3)],  # blue ink tells nothing: as read
+    }
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    image = np.full((50, 130, 3), 235, np.uint8)
+    for x, ink in ((10, (25, 25, 25)), (50, (40, 30, 200)), (90, (200, 60, 30))):
+        image[16:28, x + 4 : x + 7] = ink
+        image[32:40, x + 3 : x + 9] = ink
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    boxes = np.array([[x, 12, x + 13, 42] for x in (10, 50, 90)], np.float32)
+    found, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
+    got = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.class_id.tolist(), strict=True))
+    conf = dict(zip(found.xyxy[:, 0].astype(int).tolist(), found.confidence.tolist(), strict=True))
+    assert got == {10: seven_s, 50: seven_d, 90: queen_h}
+    assert conf[10] == pytest.approx(0.9 * 0.63)  # 7s 0.33 of 0.38 left, but no surer than its 7d was
+    assert conf[50] == pytest.approx(0.9 * 0.8) and conf[90] == pytest.approx(0.9 * 0.6)
+    still, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9))
+    assert dict(zip(still.xyxy[:, 0].astype(int).tolist(), still.class_id.tolist(), strict=True))[10] == seven_d
+    det.index_ink = False  # turned off: as read
+    off, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
+    assert dict(zip(off.xyxy[:, 0].astype(int).tolist(), off.class_id.tolist(), strict=True))[10] == seven_d

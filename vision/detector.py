@@ -32,10 +32,14 @@ from vision._still_memory import StillMemory, read_through
 from vision.card_body import (
     CARD_MM,
     OPPOSITE_CORNERS,
+    RED,
+    UNKNOWN,
     BodyReader,
     black_suit_weights,
     body_ranks,
     fuse,
+    index_colour_weights,
+    index_ink,
     ink_colours,
 )
 from vision.detections import (
@@ -643,6 +647,29 @@ def _body_settles(
     return out
 
 
+def _weigh_by_index_ink(
+    image: np.ndarray, boxes: np.ndarray, probs: np.ndarray, cap: np.ndarray, names: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each index read as a face of the colour its own ink is not (``vision.card_body.index_ink``)
+    read again with the faces of that colour all but ruled out (``index_colour_weights``), no surer
+    than it was read (``cap``, lowered): the ink settles the colour, not which face of it. b90-0014
+    (seed 90, 720p): seat 3's 7s, re-read after the wager was taken, 7d at 0.63 (its ink's mean a*
+    1.8: black); b89-0014's dealer's 4s read 4d at 0.44 for 8 s (0.4). Indices read as faces of their
+    own colour, or whose ink does not tell, are left as they were."""
+    top = names[probs.argmax(1)]
+    face = top < JOKER_CLASS
+    red_read = face & np.isin(top % 4, (1, 2))  # card codes: rank * 4 + suit (s h d c)
+    probs, cap = probs.copy(), cap.copy()
+    for i in np.flatnonzero(face):
+        ink = index_ink(image, boxes[i])
+        if ink == UNKNOWN or (ink == RED) == bool(red_read[i]):
+            continue
+        row = probs[i] * index_colour_weights([ink])[0, names]
+        cap[i] = min(float(cap[i]), float(probs[i].max()))
+        probs[i] = row / max(float(row.sum()), 1e-12)
+    return probs, cap
+
+
 def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
     """Pairs of index boxes (xyxy, N x 4, at ``px_per_mm``) lying at one card's opposite corners
     (``vision.card_body.OPPOSITE_CORNERS``: their union spans the card, standing upright; one box
@@ -1051,6 +1078,9 @@ class OnnxCardDetector:
     (``spread_neighbours``: two cards) are read knowing one deck holds one of each face
     (``_one_of_each``): a spread's As misread beside the real As had been merged with it as one card
     (``vision.pipeline.merge_card_indices``), a card lost to the count.
+    ``index_ink``: where the caller gives the card's scale, an index read as a face of the other
+    colour than its own ink (``vision.card_body.index_ink``: red or black, where it tells) is read
+    again with that colour's faces all but ruled out, no surer than it was (``_weigh_by_index_ink``).
     ``memory``: stage 1's finds on the last this many tiles read at each place of an image (with
     ``tile``), and the classifier's reads of the index crops cut at each box, are answered again
     while their pixels hold still (``vision._still_memory``). 0 (the default) reads everything.
@@ -1062,6 +1092,7 @@ class OnnxCardDetector:
     """
 
     one_deck = True  # ``one_deck``: set per detector in __init__
+    index_ink = True  # ``index_ink``: set per detector in __init__
     fine_rotations: tuple[float, ...] | None = None  # set per detector in __init__
 
     def __init__(
@@ -1085,6 +1116,7 @@ class OnnxCardDetector:
         body_look: float = _BODY_LOOK,
         pair_corners: bool = True,
         one_deck: bool = True,
+        index_ink: bool = True,
         coarse_camera: bool = False,
         memory: int = 0,
         tile_workers: int = 1,
@@ -1133,6 +1165,7 @@ class OnnxCardDetector:
         self.body_look = body_look
         self.pair_corners = pair_corners
         self.one_deck = one_deck
+        self.index_ink = index_ink
         self._body: BodyReader | None = None
         if files.body is not None and body_look > 0:
             self._body = BodyReader(files.body, threads)
@@ -1515,6 +1548,8 @@ class OnnxCardDetector:
             partner = {k: [m for m in card if m != k] for card in joined for k in card}
             probs = _one_of_each(probs, self._cls_names, near, partner)
             contested &= ~_taken_by_neighbour(probs, narrow_top, contested, near, self.body_look)
+        if body_px_per_mm and self.index_ink:
+            probs, cap = _weigh_by_index_ink(image, boxes, probs, cap, self._cls_names)
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
