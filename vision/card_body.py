@@ -273,13 +273,7 @@ def _percentile_90(v: np.ndarray) -> float:
 def index_colour_weights(colours: Sequence[int]) -> np.ndarray:
     """Likelihood weights (N x 54, card codes) from each index's own ink (``index_ink``): every face
     of the other colour, court faces too, weighs ``OTHER_COLOUR``; the Joker and "not an index" 1."""
-    w = np.ones((len(colours), NO_BODY + 1), np.float32)
-    for i, c in enumerate(colours):
-        if c == RED:
-            w[i, _BLACK_FACES] = OTHER_COLOUR
-        elif c == BLACK:
-            w[i, _RED_FACES] = OTHER_COLOUR
-    return w
+    return _other_colour_weights(colours, _RED_FACES, _BLACK_FACES)
 
 
 def ink_colours(
@@ -293,12 +287,18 @@ def colour_weights(colours: Sequence[int]) -> np.ndarray:
     """Likelihood weights (N x 54, card codes; 52 the Joker, 53 "not an index") from each window's ink
     colour: a pip face (2 to 10, and the ace) of the other colour weighs ``OTHER_COLOUR``, all else 1.
     Suits in card code order: s, h, d, c (hearts and diamonds red)."""
+    return _other_colour_weights(colours, _RED_PIPS, _BLACK_PIPS)
+
+
+def _other_colour_weights(colours: Sequence[int], red: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """N x 54 weights: 1, but ``OTHER_COLOUR`` on the ``black`` card codes of a ``RED`` colour and
+    on the ``red`` ones of a ``BLACK`` one (``colour_weights``, ``index_colour_weights``)."""
     w = np.ones((len(colours), NO_BODY + 1), np.float32)
     for i, c in enumerate(colours):
         if c == RED:
-            w[i, _BLACK_PIPS] = OTHER_COLOUR
+            w[i, black] = OTHER_COLOUR
         elif c == BLACK:
-            w[i, _RED_PIPS] = OTHER_COLOUR
+            w[i, red] = OTHER_COLOUR
     return w
 
 
