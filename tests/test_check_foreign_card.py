@@ -215,7 +215,8 @@ def test_a_duplicate_where_the_display_drew_another_face_of_its_rank_is_for_revi
     switched after the display, which the reviewer sees); the round is not void on it."""
     [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4s|Qh Jc")
     assert dup.status == "review" and dup.observed.startswith("Ac seen 2 times: at seat1, seat1")
-    assert "the i-Verify display showed seat1's hand this round as the felt shows it but with As for" in dup.observed
+    shown = "the i-Verify display showed seat1's hand this round as the felt shows it but with As for"
+    assert shown in dup.observed
     # b90-0006: the display misread another card of the hand too (its Qh drawn Qd)
     [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac As 8d 6c 4s|Qd Jc")
     assert dup.status == "review" and "but with As for one Ac" in dup.observed

@@ -1613,7 +1613,7 @@ def test_an_index_read_as_a_face_of_the_other_colour_than_its_ink_is_read_again_
     assert conf[10] == pytest.approx(0.9 * 0.63)  # 7s 0.33 of 0.38 left, but no surer than its 7d was
     assert conf[50] == pytest.approx(0.9 * 0.8) and conf[90] == pytest.approx(0.9 * 0.6)
     still, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9))
-    assert dict(zip(still.xyxy[:, 0].astype(int).tolist(), still.class_id.tolist(), strict=True))[10] == seven_d
+    assert still.class_id[still.xyxy[:, 0].astype(int) == 10].tolist() == [seven_d]
     det.index_ink = False  # turned off: as read
     off, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
-    assert dict(zip(off.xyxy[:, 0].astype(int).tolist(), off.class_id.tolist(), strict=True))[10] == seven_d
+    assert off.class_id[off.xyxy[:, 0].astype(int) == 10].tolist() == [seven_d]

@@ -223,12 +223,12 @@ def ink_colour(window: np.ndarray) -> int:
 # 128 neutral) over _INDEX_RED, with their mean b* over _INDEX_RED_B (blue's a* is high too), is red
 # ink, and from _INDEX_BLACK_A to _INDEX_BLACK grey-black ink where their mean b* lies within
 # _INDEX_BLACK_B of neutral (a four-colour deck's blue or green ink is neither; red ink's mean b* is
-# at least -2.1 in the clips below, black's within 13.1). Measured on the camera pipeline's kept index reads of six 720p clips (b86-0004, b87-0003,
-# b88-0013, b89-0014, b90-0010, b90-0014: 6,743 reads): the red faces' mean a* at least 10.1 (all but
-# 20 of 3,231 over 14), the black faces' at most 10.3 (97.7 % under 3: the higher ones a black index
-# beside a red one, or fringed by the video's colour blur), and the black cards read red faces there
-# (b89-0014's 4s read 4d, b90-0014's 7s read 7d, b90-0010's Qs read Qd, b88-0013's Jc read Jh on the
-# display) at 0.4 to 6.1
+# at least -2.1 in the clips below, black's within 13.1). Measured on the camera pipeline's kept index
+# reads of six 720p clips (b86-0004, b87-0003, b88-0013, b89-0014, b90-0010, b90-0014: 6,743 reads):
+# the red faces' mean a* at least 10.1 (all but 20 of 3,231 over 14), the black faces' at most 10.3
+# (97.7 % under 3: the higher ones a black index beside a red one, or fringed by the video's colour
+# blur), and the black cards read red faces there (b89-0014's 4s read 4d, b90-0014's 7s read 7d,
+# b90-0010's Qs read Qd, b88-0013's Jc read Jh on the display) at 0.4 to 6.1
 _INDEX_DARKER, _INDEX_INK_MIN = 25, 20
 _INDEX_RED, _INDEX_RED_B, _INDEX_BLACK, _INDEX_BLACK_A, _INDEX_BLACK_B = 14.0, -8.0, 4.0, -6.0, 10.0
 _RED_FACES = (_codes < 52) & np.isin(_codes % 4, (1, 2))
@@ -242,8 +242,8 @@ def index_ink(image: np.ndarray, box: np.ndarray) -> int:
     import cv2
 
     h, w = image.shape[:2]
-    x0, y0 = max(0, int(round(float(box[0])))), max(0, int(round(float(box[1]))))
-    x1, y1 = min(w, int(round(float(box[2])))), min(h, int(round(float(box[3]))))
+    x0, y0 = max(0, round(float(box[0]))), max(0, round(float(box[1])))
+    x1, y1 = min(w, round(float(box[2]))), min(h, round(float(box[3])))
     if x1 <= x0 or y1 <= y0:
         return UNKNOWN
     lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).reshape(-1, 3)

@@ -32,8 +32,6 @@ from vision._still_memory import StillMemory, read_through
 from vision.card_body import (
     CARD_MM,
     OPPOSITE_CORNERS,
-    RED,
-    UNKNOWN,
     BodyReader,
     black_suit_weights,
     body_ranks,
@@ -657,14 +655,12 @@ def _weigh_by_index_ink(
     1.8: black); b89-0014's dealer's 4s read 4d at 0.44 for 8 s (0.4). Indices read as faces of their
     own colour, or whose ink does not tell, are left as they were."""
     top = names[probs.argmax(1)]
-    face = top < JOKER_CLASS
-    red_read = face & np.isin(top % 4, (1, 2))  # card codes: rank * 4 + suit (s h d c)
     probs, cap = probs.copy(), cap.copy()
-    for i in np.flatnonzero(face):
-        ink = index_ink(image, boxes[i])
-        if ink == UNKNOWN or (ink == RED) == bool(red_read[i]):
+    for i in np.flatnonzero(top < JOKER_CLASS):
+        weights = index_colour_weights([index_ink(image, boxes[i])])[0]
+        if weights[top[i]] == 1:  # a face of the ink's own colour, or an ink that does not tell
             continue
-        row = probs[i] * index_colour_weights([ink])[0, names]
+        row = probs[i] * weights[names]
         cap[i] = min(float(cap[i]), float(probs[i].max()))
         probs[i] = row / max(float(row.sum()), 1e-12)
     return probs, cap
