@@ -78,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     pooled: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    names = [b.name for b in args.batches]
+    label = {b: (b.name if names.count(b.name) == 1 else str(b)) for b in args.batches}
+    width = max(10, *(len(v) for v in label.values()))
     print(
-        f"{'batch':<10} {'camera':<10} {'P':>7} {'R':>7} {'exact':>6}  {'targets':<8}"
+        f"{'batch':<{width}} {'camera':<10} {'P':>7} {'R':>7} {'exact':>6}  {'targets':<8}"
         f" {'alerts':>7} {'false':>5} {'rebuilt':>8} {'review':>6}"
     )
     shown = 0
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         if not ev.exists() and not rep.exists():
             raise SystemExit(f"{batch}: neither {args.eval} nor batch_report.json: not a scored batch")
         if not ev.exists() or not rep.exists():
-            print(f"{batch.name:<10} left out: {ev.name if not ev.exists() else rep.name} missing")
+            print(f"{label[batch]:<{width}} left out: {ev.name if not ev.exists() else rep.name} missing")
             continue
         c = card_counts(_load(ev), ev)
         report = _load(rep)
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         met = p >= TARGET and r >= TARGET
         cam = _camera(batch)
         print(
-            f"{batch.name:<10} {cam:<10} {p:7.4f} {r:7.4f} {c['rounds_exact']:>3}/{c['rounds']:<2}"
+            f"{label[batch]:<{width}} {cam:<10} {p:7.4f} {r:7.4f} {c['rounds_exact']:>3}/{c['rounds']:<2}"
             f"  {'both' if met else 'short':<8} {alerts:>7} {false:>5} {rebuilt:>8} {review:>6}"
         )
         shown += 1
