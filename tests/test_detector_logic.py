@@ -1617,3 +1617,44 @@ def test_an_index_read_as_a_face_of_the_other_colour_than_its_ink_is_read_again_
     det.index_ink = False  # turned off: as read
     off, _, _, _ = det._read_indices(image, boxes, np.zeros(3, np.int64), np.full(3, 0.9), 1.6)
     assert off.class_id[off.xyxy[:, 0].astype(int) == 10].tolist() == [seven_d]
+
+
+def test_a_face_its_own_ink_rules_out_is_no_guess_for_the_count() -> None:
+    """b93-0003 (seed 93, 720p): seat 1's 2c, its index's ink black, read 2c 0.34 and 2d 0.27 beside
+    the hand's own 2s. Its read stands (a face of its ink's colour), but the count took both faces
+    as open and named neither: the card stayed unnamed through the settlement. The index's two
+    likeliest faces are now those its ink leaves: the red 2d is no guess, the black 2s (next) is."""
+    import cv2
+
+    from vision.detector import _NOT_INDEX, OnnxCardDetector
+
+    det = object.__new__(OnnxCardDetector)
+    det.regrow_short, det.second_look, det.cls_conf, det.narrow_look = False, 0.0, 0.4, 0.0
+    det._cls_names = np.arange(_NOT_INDEX + 1)
+    det.body_look, det._body, det.pair_corners, det.one_deck = 0.0, None, False, False
+    two_s, two_d, two_c = 0, 2, 3
+    usual = {10: [(two_c, 0.38), (two_d, 0.3), (two_s, 0.2)], 50: [(two_d, 0.38), (two_c, 0.3)]}
+    det._class_probs = _scripted_reads(usual, {})  # type: ignore[method-assign]
+    image = np.full((50, 90, 3), 235, np.uint8)
+    for x, ink in ((10, (25, 25, 25)), (50, (40, 30, 200))):  # black ink, red ink
+        image[16:28, x + 4 : x + 7] = ink
+        image[32:40, x + 3 : x + 9] = ink
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    boxes = np.array([[x, 12, x + 13, 42] for x in (10, 50)], np.float32)
+
+    def guesses(scale: float | None) -> dict[int, list[int]]:
+        """Each box's guesses at 0.1 or more (the count takes them from its floor, 0.25)."""
+        _, unread, _, g = det._read_indices(image, boxes, np.zeros(2, np.int64), np.full(2, 0.9), scale)
+        assert len(unread) == 2  # both read under the floor: faces seen, not named
+        out: dict[int, list[int]] = {}
+        for b, c, p in zip(g.xyxy[:, 0].astype(int).tolist(), g.class_id.tolist(), g.confidence, strict=True):
+            if p >= 0.1:
+                out.setdefault(b, []).append(c)
+        return out
+
+    # black ink: 2c and the black 2s, not the red 2d; red ink: the red 2d alone (2c all but ruled out)
+    assert guesses(1.6) == {10: [two_c, two_s], 50: [two_d]}
+    # a still (no card scale) and the rule turned off: the classifier's two likeliest, as read
+    assert guesses(None) == {10: [two_c, two_d], 50: [two_d, two_c]}
+    det.index_ink = False
+    assert guesses(1.6) == {10: [two_c, two_d], 50: [two_d, two_c]}

@@ -647,23 +647,32 @@ def _body_settles(
 
 def _weigh_by_index_ink(
     image: np.ndarray, boxes: np.ndarray, probs: np.ndarray, cap: np.ndarray, names: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each index read as a face of the colour its own ink is not (``vision.card_body.index_ink``)
     read again with the faces of that colour all but ruled out (``index_colour_weights``), no surer
     than it was read (``cap``, lowered): the ink settles the colour, not which face of it. b90-0014
     (seed 90, 720p): seat 3's 7s, re-read after the wager was taken, 7d at 0.63 (its ink's mean a*
     1.8: black); b89-0014's dealer's 4s read 4d at 0.44 for 8 s (0.4). Indices read as faces of their
-    own colour, or whose ink does not tell, are left as they were."""
+    own colour, or whose ink does not tell, are left as they were.
+
+    Also each index's ink weights (N x the columns ``names`` names; 1 where the ink does not tell),
+    for what the count may take the index to be (``_index_guesses``): an index read as a face of its
+    own ink's colour keeps its read, but its second likeliest face may be of the other colour, and
+    the count then saw two faces open where the ink leaves one (b93-0003, seed 93, 720p: seat 1's
+    2c, its ink black, read 2c 0.34 / 2d 0.27 beside the hand's own 2s, stayed a card not named from
+    its turn-up to its collection, the round rebuilt a card short)."""
     top = names[probs.argmax(1)]
     probs, cap = probs.copy(), cap.copy()
+    ink = np.ones(probs.shape, np.float32)
     for i in np.flatnonzero(top < JOKER_CLASS):
         weights = index_colour_weights([index_ink(image, boxes[i])])[0]
+        ink[i] = weights[names]
         if weights[top[i]] == 1:  # a face of the ink's own colour, or an ink that does not tell
             continue
-        row = probs[i] * weights[names]
+        row = probs[i] * ink[i]
         cap[i] = min(float(cap[i]), float(probs[i].max()))
         probs[i] = row / max(float(row.sum()), 1e-12)
-    return probs, cap
+    return probs, cap, ink
 
 
 def corner_pairs(boxes: np.ndarray, px_per_mm: float) -> list[tuple[int, int]]:
@@ -1544,8 +1553,9 @@ class OnnxCardDetector:
             partner = {k: [m for m in card if m != k] for card in joined for k in card}
             probs = _one_of_each(probs, self._cls_names, near, partner)
             contested &= ~_taken_by_neighbour(probs, narrow_top, contested, near, self.body_look)
+        ink = np.ones(probs.shape, np.float32)
         if body_px_per_mm and self.index_ink:
-            probs, cap = _weigh_by_index_ink(image, boxes, probs, cap, self._cls_names)
+            probs, cap, ink = _weigh_by_index_ink(image, boxes, probs, cap, self._cls_names)
         top = probs.argmax(1)
         card = self._cls_names[top]
         p = probs[np.arange(len(top)), top]
@@ -1559,7 +1569,8 @@ class OnnxCardDetector:
         unread = weak & (det_conf >= _UNREAD_MIN_BOX)
         narrow_card = self._cls_names[np.maximum(narrow_top, 0)]
         rivals = _rival_reads(boxes, det_conf, card, p, narrow_card, narrow_p, contested & unread)
-        guesses = _index_guesses(boxes, det_conf, probs, self._cls_names, keep | unread)
+        # a face the index's own ink rules out is no guess (its read is as it was: ``_weigh_by_index_ink``)
+        guesses = _index_guesses(boxes, det_conf, probs * ink, self._cls_names, keep | unread)
         return (
             Detections.merge([faces, backs]),
             boxes[unread].astype(np.float32).reshape(-1, 4),
