@@ -86,6 +86,28 @@ def test_a_face_the_count_set_aside_as_shown_elsewhere_is_a_possible_duplicate_f
     assert _count_set_aside({}).of(CHECK) == []  # nothing set aside: no duplicate
 
 
+def test_a_face_the_count_set_aside_as_read_surer_in_the_same_hand_is_a_possible_copy_for_review() -> None:
+    """b78-0010: seat 1's high 8d read Td beside his low hand's Td, read surer; the pipeline names the
+    doubtful one by the count and sets the Td aside. A copy of his own card in the same hand would read
+    so: the same review item, the face standing at his own position."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3", "Th Kh 9h 7d 5c 3c 2h").deal("dealer", "6c Kd 9c 7c 5h 3s 2c")
+    t.deal("seat1", "8d Qh Jc 6s Ah Td 2d")
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1).turn(3).collect_all().hold(1)
+    for i, st in enumerate(t.states):
+        key = next((f"seat1.{a}" for a in ("high", "low") if "8d" in getattr(st.seat(1), a)), None)
+        if key is not None:
+            t.states[i] = st.model_copy(
+                update={"counted_faces": {key: ["8d"]}, "counted_aside": {key: {"Td": 0.45}}}
+            )
+    [f] = Run(t).of(CHECK)
+    assert f.status == "review" and f.confidence == 0.45 and f.seat == 1
+    assert f.observed.startswith(
+        "Td seen at seat1; at seat1, a card the count named 8d was read Td too (read 0.45)"
+    )
+    assert "the count set the Td aside because the table shows it, read surer" in f.observed
+
+
 def test_a_face_down_copy_is_not_a_duplicate_until_it_is_seen() -> None:
     t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
     t.deal("seat2").deal("seat3").deal("dealer", "As Kd 9c 7c 5h 3s 2c").deal("seat1", "As Qh Jc 8d 6c 4s 2d")

@@ -1436,3 +1436,40 @@ def test_the_weaker_of_two_reads_of_one_face_at_two_positions_takes_its_suit_twi
     t2.cards.append(("Kd", 760.0, 620.0))
     s2 = _run(p2, t2, 12, 10)[-1]
     assert s2.seat(2).high == ["Kd"] and s2.counted_faces == {}
+
+
+class _DoubtfulLeftmost(ColourDetector):
+    """The colour detector, the leftmost card of each face in ``doubt`` read at ``conf``, the rest at
+    0.9: two cards of one face in one crop, one read with doubt."""
+
+    def __init__(self, doubt: set[str], conf: float) -> None:
+        super().__init__()
+        self.doubt, self.doubt_conf = doubt, conf
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = super().detect(image)
+        c = np.full(len(d), 0.9, np.float32)
+        for lab in self.doubt:
+            at = np.flatnonzero(np.array(d.labels, dtype=object) == lab)
+            if len(at) > 1:
+                c[at[np.argmin(d.xyxy[at, 0])]] = self.doubt_conf
+        return Detections(d.xyxy, d.class_id, c)
+
+
+def test_the_weaker_of_two_reads_of_one_face_in_one_hand_takes_its_suit_twin() -> None:
+    """b78-0010 (seed 78, 720p): seat 1's high 8d read Td at 0.42-0.5 while his low hand's Td read
+    0.62-0.75, for six moments. One deck holds each face once within a hand as across hands: the
+    doubtful read is named by the count as the twin of its face where the table does not show it,
+    with the face set aside for FOREIGN-CARD (a copy in the same hand would read so)."""
+    lay = make_layout()
+    cards = [("Kd", 250.0, 620.0), ("Kd", 560.0, 620.0)]  # seat 1's high Kd and low Kd, one doubtful
+    s = _run(TablePipeline(lay, _DoubtfulLeftmost({"Kd"}, 0.5), CFG), SynthTable(lay, cards=cards), 10, 0)[-1]
+    (zone,) = s.counted_faces
+    assert s.counted_faces[zone] == ["Kh"] and s.counted_aside == {zone: {"Kd": np.float32(0.5)}}
+    assert sorted([*s.seat(1).high, *s.seat(1).low]) == ["Kd", "Kh"]
+    assert s.card_confidence[zone] == [np.float32(CFG.min_confidence)]  # a deduction: no surer than the floor
+    # both read as surely (a copy read plainly): the duplicate stands as read, for FOREIGN-CARD
+    s = _run(TablePipeline(lay, _DoubtfulLeftmost({"Kd"}, 0.88), CFG), SynthTable(lay, cards=cards), 10, 0)[
+        -1
+    ]
+    assert s.seat(1).high == ["Kd"] and s.seat(1).low == ["Kd"] and s.counted_faces == {}

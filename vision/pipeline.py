@@ -1790,18 +1790,31 @@ class TablePipeline:
         two moments; b79-0012's dealer 4c read 4s at 0.43 beside seat 1's 4s at 0.73. A real second
         copy read as doubtfully beside its original is named the twin too (b78-0004: the dealer's 6c
         at 0.64, an injected 6c at seat 5 at 0.75-0.80): the FOREIGN-CARD review item stands, the
-        dealer's hand is read wrong."""
+        dealer's hand is read wrong. The surer read may be this hand's own (its other area, or another
+        card of one area): the face set aside then stands in this hand, and FOREIGN-CARD makes the same
+        review item of it (a player's copy of his own card read as doubtfully as that)."""
         if not any(lab not in (BACK, "Jk") and c < _TWIN_DOUBT for v in out.values() for _, lab, c in v):
             return
         sure = self._sure_elsewhere(region)
         shown = set(self._shown_elsewhere(region))
         here = {lab for v in out.values() for _, lab, _ in v}
+        # this hand's own reads of each face: one deck holds each face once within a hand too (its
+        # other area, or another card of the same area): b78-0010 (seed 78, 720p), seat 1's high 8d
+        # read Td at 0.42-0.5 while his low hand's Td read 0.62-0.75, for six moments
+        read_here: dict[str, list[float]] = {}
+        for v in out.values():
+            for _, lab, c in v:
+                read_here.setdefault(lab, []).append(c)
         for z, v in out.items():
             for i, (x, lab, c) in enumerate(v):
-                twin = _suit_twin(lab, c, sure, shown | here, (second or {}).get((z, x)))
+                rest = list(read_here.get(lab, ()))
+                rest.remove(c)
+                surest = max(sure.get(lab, 0.0), *rest) if rest else sure.get(lab, 0.0)
+                twin = _suit_twin(lab, c, {lab: surest}, shown | here, (second or {}).get((z, x)))
                 if twin is None:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
+                read_here[lab].remove(c)  # a face named so is not read: it makes no other read doubtful
                 here.add(twin)
                 self._count_named(z, twin, {lab: c})
 

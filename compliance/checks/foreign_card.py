@@ -22,8 +22,9 @@ and b43-0006's injected copies were read at 0.64 and 0.59: found for review). Th
 settle which (renaming the weaker read would hide a real foreign card: models/HISTORY.md, eleventh
 session), but for one case: a read under the review level whose face another position shows read
 surer, and whose suit twin the table does not show, is named the twin by the count with the face set
-aside (``vision.pipeline._suit_twin``; thirty-seventh session), and such a duplicate is the review
-item below (a duplicate the count may have hidden), as sure as the read set aside. A foreign token
+aside (``vision.pipeline._suit_twin``; thirty-seventh session; since the forty-first, also where the
+surer read is the same hand's), and such a duplicate is the review item below (a duplicate the count
+may have hidden), as sure as the read set aside. A foreign token
 rests on its own read only. Below ``MonitorConfig.review_below`` it is a review item, and does not
 void the round.
 
@@ -171,8 +172,9 @@ class ForeignCard(Check):
         frame: int,
     ) -> list[Finding]:
         """A duplicate the count may have hidden (module doc): a face a position's count set aside
-        (``TableState.counted_aside``) that another position shows, while the position shows the
-        face the count named instead. A review item, as sure as the read set aside."""
+        (``TableState.counted_aside``) that the table shows (at another position, or at this one read
+        surer: a copy in the same hand), while the position shows the face the count named instead. A
+        review item, as sure as the read set aside."""
         out = []
         for p in rnd.positions.values():
             accepted = {tok for tok, _ in p.card_reads()}
@@ -181,11 +183,9 @@ class ForeignCard(Check):
                 if not named:
                     continue
                 for face, conf in now.counted_aside.get(key, {}).items():
-                    others = [
-                        (n, r)
-                        for n, r in zip(where.get(face, []), read.get(face, []), strict=True)
-                        if n != p.name
-                    ]
+                    # where the face stands now: another position, or this one (its other area, or
+                    # another card of the same area: a copy in the same hand, read surer than this one)
+                    others = list(zip(where.get(face, []), read.get(face, []), strict=True))
                     if not others or self.reported(rnd.number, f"dup:{face}"):
                         continue
                     if not self.once(rnd, f"aside:{face}"):
@@ -210,7 +210,7 @@ class ForeignCard(Check):
 
 # why a duplicate the count may have hidden is for review
 _ASIDE = (
-    "the count set the {0} aside because another position shows it (one deck holds each face once); a "
+    "the count set the {0} aside because the table shows it, read surer (one deck holds each face once); a "
     "second deck's {0} would read so"
 )
 
