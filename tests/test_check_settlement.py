@@ -282,3 +282,23 @@ def test_a_round_voided_by_a_foreign_card_is_not_judged() -> None:
 def test_each_seat_is_reported_once() -> None:
     t = _exposed({"seat1": WINS, "seat3": LOSES, "dealer": DEALER}).take(1).pay(1).take(3)
     assert [f.seat for f in Run(t.collect_all().hold(1)).of(CHECK)] == [1]
+
+
+def test_a_round_whose_every_wager_is_left_beside_a_hand_read_short_is_settled_for_review() -> None:
+    """b94-0003 (seed 94, 720p): seat 4's two 4d, one never seen, its hand read 5 cards of 6; the
+    round was void (FOREIGN-CARD, missed) and the dealer left both wagers, seat 2's a loser as read: a
+    SETTLEMENT alert on a compliant round (b87-0007 the same: seat 3's two 6d). A table settled not at
+    all against one result, beside a hand read with more or fewer cards than a hand holds, is settled
+    as a void round is (seed 002 rules 5.1-5.5): a review item naming the hand. Every hand read whole,
+    or a wager settled elsewhere at the table, judged as before."""
+    short = LOSES.rsplit(" ", 1)[0]  # six cards of seven
+    lows = {3: "8s 2c"}  # high Ts 6h 4d 3s: a card short
+    run = Run(_end_leaving_chips(_exposed({"seat1": WINS, "seat3": short, "dealer": DEALER}, lows=lows)))
+    [f] = run.of(CHECK)
+    assert (f.seat, f.confidence, f.status) == (1, 0.5, "review")
+    assert "settled no wager of the round, as a void round is settled" in f.observed
+    assert "seat 3's hand was read with 6 cards of 7" in f.observed
+    # the same short hand, its wager taken: the dealer settled the table, the winner left is an alert
+    t = _exposed({"seat1": WINS, "seat3": short, "dealer": DEALER}, lows=lows).take(3)
+    [f] = Run(_end_leaving_chips(t)).of(CHECK)
+    assert (f.seat, f.confidence, f.status) == (1, 0.9, "alert") and "void round" not in f.observed

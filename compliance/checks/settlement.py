@@ -50,8 +50,14 @@ excess of cards voids the round, and every wager is returned): the dealer has li
 the camera missed than failed to settle a whole table. Each such "left" finding is a review item at
 ``UNSETTLED`` at most, saying so. b82-0011 (seed 82, 720p): round 2's injected second Js at seat 2 was
 never named (its index seen as a card, not read), the round was void and the dealer left every wager;
-seats 4 and 5, both losers as read, were SETTLEMENT alerts at 0.79 and 0.71 on a compliant round. A
-single seat's wager left wrongly, beside a payout or a take at another seat, is judged as before.
+seats 4 and 5, both losers as read, were SETTLEMENT alerts at 0.79 and 0.71 on a compliant round. So
+is a table settled not at all against one such result where another hand of the round (the dealer's
+as set, a seat's as turned up) was read face up with more or fewer cards than a hand holds: the camera
+lost a card there, or a copy lay there unnamed, and the round may be void for it. b94-0003 (seed 94,
+720p): seat 4's two 4d, one never seen (its hand read 5 cards of 6); b87-0007: seat 3's two 6d, one
+never seen (its hand read short). Each had made a SETTLEMENT alert of the one loser left in a void
+round. A single seat's wager left wrongly, beside a payout or a take at another seat, or where every
+hand read whole, is judged as before.
 
 A seat seen whole holding more cards than a hand counting the faces the camera found there and could not
 name (``TableState.unread_faces``; ``PositionState.held_unread``, a count held for
@@ -76,6 +82,7 @@ from rules.paytables import Game
 from rules.settings import Setting, is_foul
 from rules.settlement import FoulPolicy, TableOptions, settle_main_wager
 from rules.sidebets import BetResult, Outcome
+from vision.state import BACK
 
 __all__ = ["Settlement"]
 
@@ -98,7 +105,8 @@ _TRIGGERS = {
 
 OVER_FULL = 0.5  # a result judged on a hand seen holding more cards than it names: for review
 # a wager left in a round whose every wager was left while two or more seats' results asked for a
-# payout or a take: the round looks voided by the dealer (module doc), for review
+# payout or a take, or one did beside a hand read with too few or too many cards: the round looks
+# voided by the dealer (module doc), for review
 UNSETTLED = 0.5
 
 
@@ -122,7 +130,14 @@ class Settlement(Check):
             out = [f for p in rnd.active_seats() for f in self._judge_actions(rnd, p)]
             seats = rnd.active_seats()
             left = [p for p in seats if p.paid_event is None and p.taken_event is None and p.wager_in]
-            unsettled = len(left) == len(seats) and sum(self._due_action(rnd, p) for p in left) >= 2
+            unsettled: str | None = None
+            if left and len(left) == len(seats):
+                due = sum(self._due_action(rnd, p) for p in left)
+                miscounted = _miscounted(rnd)
+                if due >= 2:
+                    unsettled = "the camera saw no cause"
+                elif due == 1 and miscounted:
+                    unsettled = "the camera may have missed one: " + "; ".join(miscounted)
             for p in left:
                 out += self._judge(rnd, p, "left", event, 0.9, unsettled)
             return out
@@ -154,10 +169,11 @@ class Settlement(Check):
         action: str,
         evidence: Event,
         confidence: float,
-        unsettled: bool = False,
+        unsettled: str | None = None,
     ) -> list[Finding]:
         """Compare one action (``paid``, ``taken``, ``left``) with the rules' result, once it is known.
-        ``unsettled``: a wager left in a round the dealer settled nothing in (module doc), for review."""
+        ``unsettled``: a wager left in a round the dealer settled nothing in (module doc), for review;
+        what the camera saw of a cause."""
         settings = self._settings(rnd, p)
         if settings is None:
             return []  # not known yet (or never): nothing is judged, nothing invented
@@ -184,7 +200,7 @@ class Settlement(Check):
         if unsettled:
             observed += (
                 " [the dealer settled no wager of the round, as a void round is settled (seed 002 rules "
-                "5.1-5.5: every wager returned); the camera saw no cause]"
+                f"5.1-5.5: every wager returned); {unsettled}]"
             )
         held = p.held_unread
         if held is not None and held.n > rnd.hand_size and confidence > OVER_FULL:
@@ -307,6 +323,23 @@ def _per_card(per_card: tuple[Reads, Reads], hand: float | None, raw: float | No
     if hand != raw:
         return tuple(tuple(hand for _ in area) for area in per_card)  # type: ignore[return-value]
     return per_card
+
+
+def _miscounted(rnd: RoundState) -> list[str]:
+    """The positions whose hand was read face up with more or fewer cards than a hand holds (the
+    dealer's as set, a seat's as turned up; no backs): what each was read as. The camera may have lost
+    a card under another, or a copy lies there that it never named: either way a cause that voids the
+    round (seed 002 rules 5.1-5.5) may have been there."""
+    out = []
+    shown = [(rnd.dealer, rnd.dealer.set_event)] + [(p, p.exposed_event) for p in rnd.active_seats()]
+    for p, ev in shown:
+        if ev is None or BACK in ev.high or BACK in ev.low:
+            continue
+        n = len(ev.high) + len(ev.low)
+        if n != rnd.hand_size:
+            who = "the dealer's hand" if p.seat is None else f"seat {p.seat}'s hand"
+            out.append(f"{who} was read with {n} cards of {rnd.hand_size}")
+    return out
 
 
 def _suspected_void(rnd: RoundState) -> Finding | None:
