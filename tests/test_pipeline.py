@@ -818,3 +818,21 @@ def test_the_pipeline_keeps_numpys_blas_to_one_thread() -> None:
     assert out.returncode == 0, out.stderr
     limited, blas = out.stdout.strip().split(" ", 1)
     assert limited == "True" and json.loads(blas) and set(json.loads(blas)) == {1}, out.stdout
+
+
+@pytest.mark.parametrize("arm_x", [290.0, 330.0, 390.0])
+def test_a_sleeve_resting_on_a_spread_does_not_lose_the_card_under_it(arm_x: float) -> None:
+    """A still arm on a zone is read through where, the cards found taken away, it covers too little
+    of the zone to hide it; a read there finding fewer cards than the zone held is not taken: the
+    arm hides a card whose neighbours' bodies it lies across. b87-0000 (seed 87, 720p): seat 3's
+    high hand read 5d 3d for 2 s, its three other cards under the dealer's arm. Here a dark sleeve
+    rests on one card of four (before the forty-first session: the hand read three cards)."""
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 200, 620), ("Kd", 270, 620), ("Qh", 340, 620), ("Jc", 410, 620)])
+    p = TablePipeline(lay, ColourDetector(), CFG)
+    _run(p, t, 8, 0)
+    t.arm, t.arm_colour = (arm_x, 600.0), (90, 60, 40)
+    seen = _run(p, t, 12, 8)
+    t.arm = None
+    seen += _run(p, t, 8, 20)
+    assert seen and all(s.seat(1).high == ["As", "Kd", "Qh", "Jc"] for s in seen)

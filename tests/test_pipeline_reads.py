@@ -1473,3 +1473,26 @@ def test_the_weaker_of_two_reads_of_one_face_in_one_hand_takes_its_suit_twin() -
         -1
     ]
     assert s.seat(1).high == ["Kd"] and s.seat(1).low == ["Kd"] and s.counted_faces == {}
+
+
+def test_an_index_near_the_crops_edge_is_grown_into_the_card_the_crop_holds() -> None:
+    """The still arm test takes away the cards found from what reaches into a zone; an index box is
+    grown to a card. b79-0003 (seed 79, 720p): seat 4's low Kd turned up at the crop's foot, its top
+    index under the dealer's fingers on the high hand, only its bottom index found; grown about its
+    centre, half the card lay below the crop and its top half, changed and joined to the hand, was
+    counted as arm: the card read a second late. A card with that index at its bottom-right corner
+    lies in the crop; one with it at its top-left would not: the card is the first. An index in the
+    crop's middle, either way in it, is still grown about its centre."""
+    from types import SimpleNamespace
+
+    p = TablePipeline(make_layout(), _SureOf({}), CFG)
+    w = SimpleNamespace(region=SimpleNamespace(px_per_mm=1.0), scale=1.0)  # a card is 63.5 x 88.9 px
+    shape = (200, 150)
+    p._last_boxes = np.array([[100, 170, 110, 190]], np.float32)  # a bottom-right index at the foot
+    mask = p._card_mask(w, shape)
+    assert mask[110, 60] and mask[185, 105]  # up and left of it: the card
+    assert not mask[185, 140] and not mask[195, 60]  # not right of the index, nor beside it below
+    p._last_boxes = np.array([[40, 80, 50, 100]], np.float32)  # mid-crop: about its centre, as before
+    mask = p._card_mask(w, shape)
+    ys, xs = np.nonzero(mask)
+    assert (xs.min(), xs.max(), ys.min(), ys.max()) == (13, 77, 46, 134)

@@ -16,7 +16,12 @@ display, the LCD, each bet circle and payout spot):
    last known content, gets no reading, and is listed in ``occluded``; the region's other zones are
    still read (the dealer's hand over one seat's high hand does not hide its low hand).
    (A blob from the edge that lies still for ``edge_read_after_s`` is read through: a card pushed half
-   out of its area. A bet circle or payout spot that such a blob reaches into at all, hiding it or not,
+   out of its area. One that has lain still on a card zone for ``stable_frames`` is read through
+   where, the cards found taken away from it, it covers less of the zone than that fraction: the
+   dealer's hand resting on a seat's high hand beside its low hand just turned up, whose card changed
+   and joins the hand's blob; an index found is grown into its card the way the crop holds it,
+   ``_card_mask``.)
+   (A bet circle or payout spot that such a blob reaches into at all, hiding it or not,
    waits until the blob has gone or has lain still for ``edge_read_after_s`` since it last moved: the
    dealer's arm, or its shadow, read as chips in a payout spot is a payout the dealer never made.
    On the i-Verify display a cover is told by the panel's colour, and counts as "not visible" once
@@ -1197,6 +1202,12 @@ def _name_given_one_deck(
     return label
 
 
+def _area_inside(box: tuple[float, float, float, float], w: int, h: int) -> float:
+    """The area of ``box`` (x1, y1, x2, y2) that lies inside a w x h picture."""
+    x1, y1, x2, y2 = box
+    return max(0.0, min(x2, w) - max(x1, 0.0)) * max(0.0, min(y2, h) - max(y1, 0.0))
+
+
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
@@ -1671,9 +1682,18 @@ class TablePipeline:
         if maybe:
             # the still edge blob minus the cards found: what is left is the arm; a zone it hardly
             # covers is read (the dealer's hand resting on one seat's high hand, its low hand turned up)
+            # (a read through it finding fewer cards than the zone held is not taken: an arm over a
+            # spread hides cards whose bodies the cards found there lie across - b87-0000, seat 3's
+            # high hand read 5d 3d, its three other cards under the dealer's arm, for 2 s)
             arm = edge & ~self._card_mask(w, small.shape[:2])
             for z in maybe:
-                if np.count_nonzero(arm & z.core) / z.core_area < cfg.zone_occlusion_fraction:
+                v, was = values.get(z.key), z.settled_value
+                fewer = (
+                    isinstance(v, tuple)
+                    and isinstance(was, tuple)
+                    and len(v) + self._read_unread.get(z.key, 0) < len(was)
+                )
+                if np.count_nonzero(arm & z.core) / z.core_area < cfg.zone_occlusion_fraction and not fewer:
                     z.occluded = False
                     todo.append(z)
         # a card zone whose picture hardly changed, with nothing reaching into it, but that this read
@@ -1978,13 +1998,28 @@ class TablePipeline:
                 self._read_carried[z] = tuple(fix[lab] for _, lab, _ in v if lab in fix)
 
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
-        """The cards of the region's last detection, on its small crop (an index-sized box is grown to
-        a card's size about its centre)."""
+        """The cards of the region's last detection, on its small crop. An index-sized box is grown to
+        a card's size about its centre; but where a card with that index at its top-left corner and
+        one with it at its bottom-right corner (an upright card's other index) would lie in the crop
+        by more than a quarter of a card apart, the card is the one the crop holds: a card lies in
+        its area. b79-0003 (seed 79, 720p): seat 4's low Kd, turned up, its top index under the
+        dealer's fingers resting on the high hand; its bottom index grown about its centre left the
+        card's top half, changed from back to face and joined to the hand's blob, counted as arm (39 %
+        of the zone, over ``zone_occlusion_fraction``), and the card was read only once the hand had
+        gone, a second later."""
         mask = np.zeros(shape[:2], np.uint8)
-        card = np.array([63.5, 88.9]) * w.region.px_per_mm * w.scale
+        h, wd = shape[:2]
+        cw, ch = np.array(CARD_MM) * w.region.px_per_mm * w.scale
         for x1, y1, x2, y2 in self._last_boxes * w.scale:
+            if x2 - x1 < cw and y2 - y1 < ch:  # an index: its card lies one way or the other of it
+                top_left, bottom_right = (x1, y1, x1 + cw, y1 + ch), (x2 - cw, y2 - ch, x2, y2)
+                held = [_area_inside(b, wd, h) for b in (top_left, bottom_right)]
+                if abs(held[0] - held[1]) > 0.25 * cw * ch:
+                    a, b, c, d = top_left if held[0] > held[1] else bottom_right
+                    cv2.rectangle(mask, (round(a), round(b)), (round(c), round(d)), 255, -1)
+                    continue
             cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-            hw, hh = max((x2 - x1) / 2, card[0] / 2), max((y2 - y1) / 2, card[1] / 2)
+            hw, hh = max((x2 - x1) / 2, cw / 2), max((y2 - y1) / 2, ch / 2)
             cv2.rectangle(mask, (round(cx - hw), round(cy - hh)), (round(cx + hw), round(cy + hh)), 255, -1)
         return mask > 0
 
