@@ -1202,12 +1202,6 @@ def _name_given_one_deck(
     return label
 
 
-def _area_inside(box: tuple[float, float, float, float], w: int, h: int) -> float:
-    """The area of ``box`` (x1, y1, x2, y2) that lies inside a w x h picture."""
-    x1, y1, x2, y2 = box
-    return max(0.0, min(x2, w) - max(x1, 0.0)) * max(0.0, min(y2, h) - max(y1, 0.0))
-
-
 def card_centres(crop: np.ndarray, dets: Detections, px_per_mm: float) -> np.ndarray:
     """Where each card lies, for its zone: a card read by one index only is reported with that
     index's box, at the card's corner. An upright card's top-left index has the card's body below
@@ -2012,10 +2006,10 @@ class TablePipeline:
         cw, ch = np.array(CARD_MM) * w.region.px_per_mm * w.scale
         for x1, y1, x2, y2 in self._last_boxes * w.scale:
             if x2 - x1 < cw and y2 - y1 < ch:  # an index: its card lies one way or the other of it
-                top_left, bottom_right = (x1, y1, x1 + cw, y1 + ch), (x2 - cw, y2 - ch, x2, y2)
-                held = [_area_inside(b, wd, h) for b in (top_left, bottom_right)]
+                ways = np.array([(x1, y1, x1 + cw, y1 + ch), (x2 - cw, y2 - ch, x2, y2)])  # TL, BR
+                held = intersection_area(np.array([0, 0, wd, h]), ways)  # of each, inside the crop
                 if abs(held[0] - held[1]) > 0.25 * cw * ch:
-                    a, b, c, d = top_left if held[0] > held[1] else bottom_right
+                    a, b, c, d = ways[int(np.argmax(held))]
                     cv2.rectangle(mask, (round(a), round(b)), (round(c), round(d)), 255, -1)
                     continue
             cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
