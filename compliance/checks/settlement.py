@@ -133,10 +133,9 @@ class Settlement(Check):
             unsettled: str | None = None
             if left and len(left) == len(seats):
                 due = sum(self._due_action(rnd, p) for p in left)
-                miscounted = _miscounted(rnd)
                 if due >= 2:
                     unsettled = "the camera saw no cause"
-                elif due == 1 and miscounted:
+                elif due == 1 and (miscounted := _miscounted(rnd)):
                     unsettled = "the camera may have missed one: " + "; ".join(miscounted)
             for p in left:
                 out += self._judge(rnd, p, "left", event, 0.9, unsettled)
