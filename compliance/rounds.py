@@ -578,23 +578,25 @@ class RoundTracker:
             if f"{pos}.payout" not in hidden:
                 seen.add(f"{pos}.payout")
                 changes += self._zones[f"{pos}.payout"].observe(s.payout, state.t, state.frame, debounce)
-            cards = self._observed_cards(pos, s, _SEAT_ZONES, hidden, state.t)
+            unsure = hidden | self._unread_as_kept(pos, s, _SEAT_ZONES, state)
+            cards = self._observed_cards(pos, s, _SEAT_ZONES, unsure, state.t)
             if cards is not None:
-                self._note_read(f"{pos}.cards", cards, self._observed_read(pos, _SEAT_ZONES, hidden, state))
-                self._note_apart(f"{pos}.cards", cards, _observed_apart(pos, _SEAT_ZONES, hidden, state))
+                self._note_read(f"{pos}.cards", cards, self._observed_read(pos, _SEAT_ZONES, unsure, state))
+                self._note_apart(f"{pos}.cards", cards, _observed_apart(pos, _SEAT_ZONES, unsure, state))
                 seen.add(f"{pos}.cards")
-                self._raw_cards(pos, cards, state.t, any(f"{pos}.{z}" in hidden for z in _SEAT_ZONES))
+                self._raw_cards(pos, cards, state.t, any(f"{pos}.{z}" in unsure for z in _SEAT_ZONES))
                 changes += self._zones[f"{pos}.cards"].observe(cards, state.t, state.frame, debounce)
         if "dealer" not in hidden:
-            cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, hidden, state.t)
+            unsure = hidden | self._unread_as_kept("dealer", state.dealer, _DEALER_ZONES, state)
+            cards = self._observed_cards("dealer", state.dealer, _DEALER_ZONES, unsure, state.t)
             if cards is not None:
                 self._note_read(
-                    "dealer.cards", cards, self._observed_read("dealer", _DEALER_ZONES, hidden, state)
+                    "dealer.cards", cards, self._observed_read("dealer", _DEALER_ZONES, unsure, state)
                 )
-                apart = _observed_apart("dealer", _DEALER_ZONES, hidden, state)
+                apart = _observed_apart("dealer", _DEALER_ZONES, unsure, state)
                 self._note_apart("dealer.cards", cards, apart)
                 seen.add("dealer.cards")
-                self._raw_cards("dealer", cards, state.t, any(f"dealer.{z}" in hidden for z in _DEALER_ZONES))
+                self._raw_cards("dealer", cards, state.t, any(f"dealer.{z}" in unsure for z in _DEALER_ZONES))
                 changes += self._zones["dealer.cards"].observe(cards, state.t, state.frame, debounce)
         iv = state.iverify
         if iv.visible and "iverify" not in hidden:
@@ -673,6 +675,31 @@ class RoundTracker:
         if z.has_cand and z.cand != z.accepted and t - z.cand_t >= self.config.debounce_s:
             return cast(tuple[Tokens, Tokens, Tokens], z.cand)
         return self._cards(pos)
+
+    def _unread_as_kept(
+        self, pos: str, src: object, zones: tuple[str, str, str], state: TableState
+    ) -> set[str]:
+        """A position's areas whose faces found and not named (``TableState.unread_faces``) make up
+        their accepted content: every face named there is one it holds, and the faces not named fill
+        the count. Such a view does not contradict the accepted content and is not news of a change;
+        the area counts as hidden for the cards (its accepted content and reads are kept), as an area
+        changed and not read again does (``hidden_zones``). b81-0009 (seed 81, 720p): seat 2's high
+        hand, turned up and settled, read one face short with one face not named for 0.8 s before it
+        was collected; the round had taken that read as the hand moved, and rebuilt it a card short."""
+        out: set[str] = set()
+        if not state.unread_faces:
+            return out
+        accepted = self._kept(pos, state.t)
+        for i, z in enumerate(zones):
+            key = f"{pos}.{z}"
+            n = state.unread_faces.get(key, 0)
+            was = accepted[i]
+            if not n or not was or not all(_is_face(c) for c in was):
+                continue
+            now = tuple(getattr(src, z))
+            if len(now) + n == len(was) and not Counter(now) - Counter(was):
+                out.add(key)
+        return out
 
     def _observed_cards(
         self, pos: str, src: object, zones: tuple[str, str, str], hidden: set[str], t: float

@@ -226,3 +226,34 @@ def test_a_round_is_held_back_until_a_second_hand_then_delivered_whole() -> None
     late = [e for s in t.states[n:] for e in m.feed(s).events]
     assert [e.kind.value for e in late] == ["round_start", "hand_dealt", "hand_dealt"]
     assert late[0].frame == late[1].frame == 20  # stamped with their own first frames
+
+
+def test_an_area_read_a_face_short_with_the_face_not_named_keeps_its_hand() -> None:
+    """b81-0009 (seed 81, 720p): seat 2's high hand, turned up and settled, read one face short with
+    one face found and not named (``TableState.unread_faces``) for 0.8 s before it was collected; the
+    round took that read as the hand moved and rebuilt it a card short. Faces not named that make up
+    an area's accepted content are no change; a named face the area does not hold, or no face found,
+    is one."""
+
+    def run(unread: int, stranger: bool = False) -> tuple[Run, list[str]]:
+        t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2).deal_all().set(1).set(3)
+        t.expose_dealer().dealer_set().turn(1).turn(3).take(1)
+        high, low = list(t.seats[1].high), list(t.seats[1].low)
+        shown = high[1:] + ([next(c for c in ("2c", "2d", "3c") if c not in high + low)] if stranger else [])
+        start = len(t.states)
+        t.place(1, shown, low, hold=1.0)
+        for i in range(start, len(t.states)):
+            if unread and len(t.states[i].seat(1).high) != len(high):
+                t.states[i] = t.states[i].model_copy(update={"unread_faces": {"seat1.high": unread}})
+        t.collect_all().hold(1)
+        return Run(t), high + low
+
+    kept, truth = run(1)
+    hand = {h.position: h for h in kept.rounds[0].hands}["seat1"]
+    assert len(hand.cards) == 7 and sorted(hand.cards) == sorted(truth)
+    assert [e.detail for e in kept.events if e.kind is EventKind.HAND_CHANGED and e.position == "seat1"] == [
+        "collected; after exposure"
+    ]
+    for lost, _ in (run(0), run(1, stranger=True)):  # no face found; a face the hand does not hold
+        moved = [e for e in lost.events if e.kind is EventKind.HAND_CHANGED and e.detail.startswith("moved")]
+        assert moved and moved[0].position == "seat1"
