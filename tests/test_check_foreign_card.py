@@ -259,3 +259,36 @@ def test_a_duplicate_the_display_drew_too_or_a_display_unlike_the_felt_leaves_th
     # the face drawn in the duplicate's place shares neither its rank nor its suit
     [dup] = _seat_aces_read("Ac Ac 8d 6c 4s", "Ac 9h 8d 6c 4s|Qh Jc")
     assert dup.status == "alert"
+
+
+def _twin_unread(face: str, seconds: float) -> Run:
+    """b86-0013: seat 1's hand turned up with one face found and not named, read likeliest as ``face``
+    (``TableState.unread_twins``) for ``seconds`` from the turn-up."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 3).lcd(2)
+    t.deal("seat2").deal("seat3", "Th Kh 9h 7d 5c 3c 2h").deal("dealer", "6c Kd 9c 7c 5h 3s 2c")
+    t.deal("seat1", "Js Qh Jc 8d Ah 4s 2d")
+    t.set(1).set(3).expose_dealer().dealer_set().turn(1, hold=2.0).turn(3).collect_all().hold(1)
+    up = [i for i, st in enumerate(t.states) if "Js" in st.seat(1).high]
+    for i in up:
+        st = t.states[i]
+        if st.t - t.states[up[0]].t < seconds:
+            extra = {"unread_faces": {"seat1.high": 1}, "unread_twins": {"seat1.high": {face: 0.28}}}
+            t.states[i] = st.model_copy(update=extra)
+    return Run(t)
+
+
+def test_a_face_not_named_read_as_one_its_own_hand_shows_is_a_possible_copy_for_review() -> None:
+    """b86-0013 / b94-0003 (seeds 86, 94, 720p): a player's copy of his own card, read weakly as that
+    card and left unnamed by the count, was missed outright. Held 1 s (UNREAD_HOLD_S): a review item
+    on the state that began it, the round not void; a glimpse, or a face the hand does not show, none."""
+    run = _twin_unread("Js", 1.5)
+    [f] = run.of(CHECK)
+    first = next(e for e in run.events if e.kind.value == "player_exposed" and e.seat == 1)
+    assert f.status == "review" and f.seat == 1 and f.confidence == 0.28 and f.t == first.t
+    assert f.observed.startswith(
+        "Js at seat1, and a card beside it there the camera found and could not name"
+    )
+    assert "a second Js in the same hand reads so" in f.observed
+    assert run.rounds[0].findings and not any("round void" in g.observed for g in run.findings)
+    assert _twin_unread("Js", 0.5).of(CHECK) == []
+    assert _twin_unread("Ks", 1.5).of(CHECK) == []

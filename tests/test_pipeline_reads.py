@@ -750,6 +750,39 @@ def test_a_detector_s_two_likeliest_faces_stand_in_for_its_rivals_and_need_the_f
     assert _name_by_count(hand(), lone, none, 7, 0.25, ["Ts"], guesses=guesses) is None
 
 
+def test_a_face_the_count_cannot_name_read_as_a_face_of_its_own_hand_is_its_twin() -> None:
+    """b86-0013 (seed 86, 720p): seat 5's second Js, read Js 0.28 / Jc 0.06 beside his own Js, stayed
+    a face not named (the count names no second copy of a face the hand shows); the count says so
+    (``twin``: ``TableState.unread_twins``), with the surest read, where no other position shows it."""
+    from vision.pipeline import _name_by_count
+
+    high = [(10.0 * i, c, 0.9) for i, c in enumerate(["Js", "Kd", "Qh", "Jc"])]
+    box = np.array([100, 0, 115, 30], np.float32)
+    lone, none = ("seat1.high", 45.0, box), Detections.empty()
+
+    def hand() -> dict[str, list[tuple[float, str, float]]]:
+        return {"seat1.high": list(high), "seat1.low": [(60.0, "9h", 0.9), (70.0, "2c", 0.9)]}
+
+    twin: dict[str, float] = {}
+    out = hand()
+    guesses = _dets(("Js", 100, 0, 0.28), ("Jc", 100, 0, 0.06))
+    assert _name_by_count(out, lone, none, 7, 0.25, ["Ad"], guesses=guesses, twin=twin) is None
+    assert out == hand() and twin == {"Js": pytest.approx(0.28)}
+    # a face its read given the ruled-out one names is named, no twin (b88-0010's 6d beside his 8d)
+    twin = {}
+    guesses = _dets(("Kd", 100, 0, 0.58), ("8s", 100, 0, 0.22))
+    assert _name_by_count(hand(), lone, none, 7, 0.25, [], guesses=guesses, twin=twin) == "8s" and twin == {}
+    # the surest read shown at another position too, or under the floor, or a face left open: no twin
+    for elsewhere, reads in (
+        (["Js"], (("Js", 100, 0, 0.28), ("Jc", 100, 0, 0.06))),
+        ([], (("Js", 100, 0, 0.2), ("Jc", 100, 0, 0.06))),
+        ([], (("Js", 100, 0, 0.28), ("5d", 100, 0, 0.27), ("4d", 100, 0, 0.26))),
+    ):
+        twin = {}
+        _name_by_count(hand(), lone, none, 7, 0.25, elsewhere, guesses=_dets(*reads), twin=twin)
+        assert twin == {}, (elsewhere, reads)
+
+
 @pytest.mark.parametrize("field", ["carried_faces", "counted_faces"])
 def test_a_face_named_without_its_read_must_be_among_its_zones_cards(field: str) -> None:
     with pytest.raises(ValueError, match=rf"{field}\['dealer.high'\] names \['Ts'\].*frame 7"):

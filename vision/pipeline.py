@@ -276,6 +276,7 @@ class _ZoneRead(NamedTuple):
     counted: tuple[str, ...]  # TableState.counted_faces
     aside: tuple[tuple[str, float], ...] = ()  # TableState.counted_aside
     apart: tuple[str, ...] = ()  # TableState.apart_faces
+    twins: tuple[tuple[str, float], ...] = ()  # TableState.unread_twins
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -1095,6 +1096,7 @@ def _name_by_count(
     cap: float = 1.0,
     aside: dict[str, float] | None = None,
     guesses: Detections | None = None,
+    twin: dict[str, float] | None = None,
 ) -> str | None:
     """Name the one face a region's read saw but could not name, where the count says which card it
     must be: the label so named, or None.
@@ -1127,7 +1129,10 @@ def _name_by_count(
     review item, not an alert, of any finding resting on it; ``MonitorConfig.review_below``).
     ``aside``: when a face is named, filled with the faces the reads on the box named that another
     position shows, each at its surest read there: set aside by the count, as one deck holds each face
-    once, and what a second deck's copy of that face would read as (``TableState.counted_aside``)."""
+    once, and what a second deck's copy of that face would read as (``TableState.counted_aside``).
+    ``twin``: when every face the reads on the box name is ruled out and none is named, filled with the
+    surest of them (at ``floor`` or more) where it is a face of this hand that no other position
+    shows, at that read: a copy of it in the same hand reads so (``TableState.unread_twins``)."""
     cards = [lab for v in out.values() for _, lab, _ in v]
     every: Detections | None = None  # every weak read and guess, at any probability
     if guesses is not None:
@@ -1146,8 +1151,18 @@ def _name_by_count(
     labels = np.array(reads.labels, dtype=object)
     read_on = {str(lab) for lab in labels[on]}
     left = read_on - ruled_out
-    if not left and every is not None:
-        return _name_given_one_deck(out, lone, every, ruled_out, floor, cap, aside, set(elsewhere))
+    if not left:
+        named = (
+            _name_given_one_deck(out, lone, every, ruled_out, floor, cap, aside, set(elsewhere))
+            if every is not None
+            else None
+        )
+        if named is None and twin is not None and on.any():
+            surest = int(np.flatnonzero(on)[np.argmax(reads.confidence[on])])
+            face = str(labels[surest])
+            if face in cards and face not in elsewhere:
+                twin[face] = float(reads.confidence[surest])
+        return named
     if len(left) != 1:
         return None
     (label,) = left
@@ -1348,6 +1363,7 @@ class TablePipeline:
         self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
         self._read_counted: dict[str, tuple[str, ...]] = {}  # faces named by the count, per zone (latest)
         self._read_aside: dict[str, tuple[tuple[str, float], ...]] = {}  # what the count set aside (latest)
+        self._read_twins: dict[str, tuple[tuple[str, float], ...]] = {}  # TableState.unread_twins (latest)
         self._read_apart: dict[str, tuple[str, ...]] = {}  # a rank's faces lying apart, per zone (latest)
         # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
         # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
@@ -1445,6 +1461,7 @@ class TablePipeline:
         blank: dict[str, list[str]] = {}
         counted: dict[str, list[str]] = {}
         aside: dict[str, dict[str, float]] = {}
+        twins: dict[str, dict[str, float]] = {}
         apart: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
@@ -1469,6 +1486,8 @@ class TablePipeline:
                         cards[z.key] = list(got.cards)
                     if got.unread:
                         unread[z.key] = got.unread
+                        if got.twins:
+                            twins[z.key] = dict(got.twins)
                     if got.carried:
                         carried[z.key] = list(got.carried)
                     if got.blank_corner:
@@ -1489,6 +1508,7 @@ class TablePipeline:
             "blank_corner_faces": blank,
             "counted_faces": counted,
             "counted_aside": aside,
+            "unread_twins": twins,
             "apart_faces": apart,
         }
         update = {name: value for name, value in found.items() if value}  # what this frame has
@@ -1742,6 +1762,7 @@ class TablePipeline:
                         self._read_counted.get(z.key, ()),
                         self._read_aside.get(z.key, ()),
                         self._read_apart.get(z.key, ()),
+                        self._read_twins.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -1897,6 +1918,7 @@ class TablePipeline:
         lone: tuple[str, float, np.ndarray],
         region: str,
         aside: dict[str, float] | None = None,
+        twin: dict[str, float] | None = None,
     ) -> str | None:
         """``_name_by_count`` on the last detection's weak and rival reads, with the faces every other
         position shows; ``region``: the position the cards are this one's (a card region, or the one
@@ -1912,6 +1934,7 @@ class TablePipeline:
             cap=self.cfg.min_confidence,
             aside=aside,
             guesses=self._guesses,
+            twin=twin,
         )
 
     def _remember_hand(
@@ -2094,6 +2117,7 @@ class TablePipeline:
             self._read_counted.pop(key, None)
             self._read_aside.pop(key, None)
             self._read_apart.pop(key, None)
+            self._read_twins.pop(key, None)
         if r.kind == "cards":
             found = self._detect(r, crop)
             dets = merge_card_indices(found, r.px_per_mm)
@@ -2174,10 +2198,13 @@ class TablePipeline:
                     self._read_carried[z] = (*self._read_carried.get(z, ()), card)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
                 aside: dict[str, float] = {}
-                named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name, aside)
+                twin: dict[str, float] = {}
+                named = self._name_by_count(out, (*unnamed[0], lone_boxes[0]), r.name, aside, twin)
                 if named is not None:
                     self._count_named(unnamed[0][0], named, aside)
                     unnamed.clear()
+                elif twin:
+                    self._read_twins[unnamed[0][0]] = tuple(sorted(twin.items()))
             for z, _ in unnamed:
                 self._read_unread[z] = self._read_unread.get(z, 0) + 1
             for z, v in out.items():

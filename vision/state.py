@@ -116,6 +116,15 @@ class TableState(_Model):
     # b53-0012 (seed 53, 720p): an injected second 6c, read 6s at 0.45 and 6c at 0.33 beside the
     # dealer's 6c, was named 6s. Empty: none (ground truth, older records).
     counted_aside: dict[str, dict[str, Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
+    # Of the zones in ``unread_faces``, those where a face found and not named read likeliest as a face
+    # the same position names already (this area or its other), where every other card of the hand
+    # lies named: the count could name it no other face (``vision.pipeline._name_by_count``), so it
+    # stays unnamed, and a copy of that face in the same hand, a duplicate (seed 002 rule 5.5), reads
+    # just so. By the same keys: each such face with its read there. FOREIGN-CARD makes a review item
+    # of it held a while. b86-0013 (seed 86, 720p): seat 5's second Js, read Js at 0.28 beside his Js,
+    # was a face not named, and the FOREIGN-CARD was missed outright. Empty: none (ground truth, older
+    # records).
+    unread_twins: dict[str, dict[str, Annotated[float, Field(ge=0.0, le=1.0)]]] = Field(default_factory=dict)
     # Face-up cards of one rank that a card zone lists more than once and that lie apart as two cards
     # do, by the same keys: every two of them side by side as a spread's neighbours, with another card's
     # index between them, or further apart than one card (``vision.pipeline._apart_faces``). None of
@@ -144,6 +153,11 @@ class TableState(_Model):
                         f"{field}[{key!r}] names {sorted(missing)}, not among the zone's cards "
                         f"at frame {self.frame}"
                     )
+        for key in self.unread_twins:
+            if key not in self.unread_faces:
+                raise ValueError(
+                    f"unread_twins[{key!r}]: the zone shows no face found and not named at frame {self.frame}"
+                )
         for key in self.counted_aside:
             if key not in self.counted_faces:
                 raise ValueError(

@@ -46,6 +46,15 @@ the dealer's 6c; the count named it 6s, the FOREIGN-CARD was missed and the void
 of seat 4 alerted at 0.87 (a false alert). Of the count's namings that set a shown face aside on four
 other batches (seeds 41, 42, 47, 48), five, all were right: each is a review item on no violation.
 
+A copy in the same hand the count left unnamed: where every other card of a hand lies named and the
+one face the camera found and could not name reads likeliest as a face that hand shows (and no other
+position does), the count can name it no other face and it stays unnamed (``TableState.unread_twins``;
+``vision.pipeline._name_by_count``). A second copy of that face in the same hand reads just so. Held in
+every state that shows the position for ``compliance.rounds.UNREAD_HOLD_S`` (a glimpse is not enough),
+a review item at that read, on the state that began it; the round is not void on it. b86-0013 and
+b94-0003 (seeds 86 and 94, 720p): seat 5's second Js read Js at 0.28 beside his Js, seat 4's second 4d
+read 4d at 0.38 beside his 4d; each hand read a card short, and the FOREIGN-CARD was missed outright.
+
 A duplicate one of whose sightings the camera named without reading its index where it lay -
 carried from the hand seen whole before (``PositionState.carried``), named by a blank corner
 (``blank_corner``) or by the count (``counted``) - is a review item whatever the reads' confidence:
@@ -81,7 +90,7 @@ from collections import Counter
 
 from compliance.checks._base import Check, CheckContext
 from compliance.events import CheckId, Event, Finding
-from compliance.rounds import PositionState, RoundState, min_read, position_zones
+from compliance.rounds import UNREAD_HOLD_S, PositionState, RoundState, hidden_zones, min_read, position_zones
 from rules.cards import CardParseError, parse_card
 from vision.state import BACK, TableState
 
@@ -95,14 +104,66 @@ class ForeignCard(Check):
         # Run at every event too, before the other checks, so a round is void for them at once.
         return self._scan(rnd, event.t, event.frame)
 
+    per_round = (*Check.per_round, "_twins")
+
     def on_state(self, state: TableState, rnd: RoundState | None) -> list[Finding]:
-        if rnd is None or self._seen == (rnd.number, rnd.version):
+        if rnd is None:
             return []
-        return self._scan(rnd, state.t, state.frame)
+        out = self._unread_twins(state, rnd)
+        if self._seen == (rnd.number, rnd.version):
+            return out
+        return out + self._scan(rnd, state.t, state.frame)
 
     def __init__(self, ctx: CheckContext) -> None:
         super().__init__(ctx)
         self._seen: tuple[int, int] | None = None  # (round, version) last scanned
+        # (round, position, face) -> (t, frame, surest read) of the run of states showing a face not
+        # named there read as that face of the position's own (TableState.unread_twins)
+        self._twins: dict[tuple[int, str, str], tuple[float, int, float]] = {}
+
+    def _unread_twins(self, state: TableState, rnd: RoundState) -> list[Finding]:
+        """A copy in the same hand the count left unnamed (module doc): a face found and not named at a
+        position, read as a face that position shows (``TableState.unread_twins``), in every state that
+        shows the position for ``UNREAD_HOLD_S``: a review item, at that read, on the state that began
+        it. A state showing the position read and without it ends the run."""
+        if not state.unread_twins and not self._twins:
+            return []
+        hidden = hidden_zones(state) if self._twins else set()
+        out = []
+        for p in rnd.positions.values():
+            keys = position_zones(p.name)
+            shown = {tok for tok, _ in p.card_reads()} | {c for key in keys for c in _zone_cards(state, key)}
+            now: dict[str, float] = {}
+            for key in keys:
+                for face, conf in state.unread_twins.get(key, {}).items():
+                    if face in shown:
+                        now[face] = max(conf, now.get(face, 0.0))
+            for k in [k for k in self._twins if k[0] == rnd.number and k[1] == p.name and k[2] not in now]:
+                if not any(z in hidden for z in keys) and p.name not in hidden:
+                    del self._twins[k]  # the position seen without it: the run ends
+            for face, conf in now.items():
+                k = (rnd.number, p.name, face)
+                t0, f0, best = self._twins.get(k, (state.t, state.frame, conf))
+                self._twins[k] = (t0, f0, max(best, conf))
+                if state.t - t0 < UNREAD_HOLD_S or self.reported(rnd.number, f"dup:{face}"):
+                    continue
+                if not self.once(rnd, f"twin:{p.name}:{face}"):
+                    continue
+                out.append(
+                    self.finding(
+                        rnd,
+                        seat=p.seat,
+                        t=t0,
+                        frame=f0,
+                        expected=f"one {face} in the deck",
+                        observed=f"{face} at {p.name}, and a card beside it there the camera found and "
+                        f"could not name read {face} too (read {max(best, conf):.2f}) from t={t0:.2f}s",
+                        read=max(best, conf),
+                        rests_on=[p],
+                        review=_TWIN.format(face),
+                    )
+                )
+        return out
 
     def _scan(self, rnd: RoundState, t: float, frame: int) -> list[Finding]:
         self._seen = (rnd.number, rnd.version)
@@ -207,6 +268,19 @@ class ForeignCard(Check):
                     )
         return out
 
+
+def _zone_cards(state: TableState, key: str) -> list[str]:
+    try:
+        return state.zone_cards(key)
+    except ValueError:  # a seat the state does not list
+        return []
+
+
+# why a copy in the same hand the count left unnamed is for review
+_TWIN = (
+    "the camera could name that card no other face, and one deck holds each face once, so it stayed "
+    "unnamed: a second {0} in the same hand reads so, and so may another card of it read weakly"
+)
 
 # why a duplicate the count may have hidden is for review
 _ASIDE = (
