@@ -3,7 +3,8 @@
 gnome: each ``/usr/share/aisleriot/cards/<deck>.svgz`` is one sheet of 13 x 5 cells: four suit rows
 (clubs, diamonds, hearts, spades) of Ace..King, then a row with the black Joker, the red Joker and the
 back. The whole sheet is rasterised with cairosvg and cut on that grid (``rsvg-convert -i ID`` gives
-wrong boxes on these sheets).
+wrong boxes on these sheets), a paint that names no colour first written as the ``none`` the SVG spec
+reads it as (``_valid_paint``: cairosvg had drawn simplistic's 3 of spades as a blob).
 
 KDE: ``/usr/share/carddecks/svg-<dir>/`` holds one SVG whose elements are the cards, by id
 (``{1..10,jack,queen,king}_{club,diamond,heart,spade}``, ``back``, sometimes ``joker`` or
@@ -190,13 +191,27 @@ def _rasterise(name: str, card_width: int) -> np.ndarray:
             svg = fh.read()
     except OSError as e:
         raise ArtworkError(f"{src}: cannot read deck: {e}") from e
-    png = cairosvg.svg2png(bytestring=svg, output_width=card_width * 13)
+    png = cairosvg.svg2png(bytestring=_valid_paint(svg), output_width=card_width * 13)
     if png is None:
         raise ArtworkError(f"{src}: cairosvg produced no image")
     arr = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
     if arr is None or arr.ndim != 3 or arr.shape[2] != 4:
         raise ArtworkError(f"{src}: unexpected raster from cairosvg")
     return np.asarray(arr)
+
+
+# A paint attribute whose value is no colour: "#none" (simplistic's 3 of spades, its index glyph a
+# stroke-only path). The SVG spec ignores an invalid presentation attribute, so the path inherits the
+# fill of its <use>, "none", as rsvg-convert draws it; cairosvg filled the stroke's outline instead, a
+# bold blob the classifier read as a 5 or a 6 ("simplistic's 3s", an error class since the ninth
+# session: vision/card_body.py, models/HISTORY.md). Only simplistic has one (gnome-cards-data 3.x).
+_NO_COLOUR = re.compile(rb'\b(fill|stroke)="#none"')
+
+
+def _valid_paint(svg: bytes) -> bytes:
+    """``svg`` with each paint attribute that names no colour written as the ``none`` the SVG spec
+    reads it as (``_NO_COLOUR``)."""
+    return _NO_COLOUR.sub(rb'\1="none"', svg)
 
 
 def _cut(sheet: np.ndarray, card_width: int) -> list[list[np.ndarray]]:
@@ -233,7 +248,8 @@ def load_deck(name: str, card_width: int = 200) -> CardArt:
     ``name`` is a gnome deck (``bellot``) or a KDE one (``kde-standard``)."""
     if name.startswith(KDE_PREFIX) or name in npm_decks.NPM_DECKS:
         return _load_kde(name, card_width)
-    cache = CACHE_DIR / f"{name}@{card_width}"
+    # (".2": rasterised with _valid_paint; the PNGs of the first rasterising drew simplistic's 3s wrong)
+    cache = CACHE_DIR / f"{name}@{card_width}.2"
     tokens = [*_FACE_TOKENS, "Jk", "Jk-red", "BACK"]
     paths = {t: cache / f"{t}.png" for t in tokens}
     if not all(p.exists() for p in paths.values()):

@@ -85,6 +85,23 @@ def test_face_up_quads_lie_on_their_artwork() -> None:
     assert sorted(state.dealer.high + state.dealer.low) == sorted(b.card for b in face_up)
 
 
+def test_a_paint_that_names_no_colour_is_drawn_as_none() -> None:
+    """simplistic's 3 of spades: its index glyph, a stroke-only path, says fill="#none", no colour; the
+    SVG spec ignores it (the glyph is not filled, as rsvg-convert draws it), and cairosvg had filled it
+    into a bold blob (the classifier's "simplistic's 3 read 5"). Drawn so, the 3s's rank glyph is the
+    3c's (one path, one ink) far more than the 5s's."""
+    from render.artwork import _valid_paint
+
+    assert _valid_paint(b'<path fill="#none" stroke="#none"/><path fill="#333333"/>') == (
+        b'<path fill="none" stroke="none"/><path fill="#333333"/>'
+    )
+    deck = load_deck("simplistic", 100)
+    s3, c3, s5 = (deck.image(c)[:, :, :3].astype(np.float32) for c in ("3s", "3c", "5s"))
+    h, w = s3.shape[:2]
+    rank = (slice(0, int(h * 0.12)), slice(0, int(w * 0.16)))
+    assert float(np.abs(s3[rank] - c3[rank]).mean()) < 0.75 * float(np.abs(s3[rank] - s5[rank]).mean())
+
+
 def test_boxes_account_for_every_card_and_the_arm_occludes() -> None:
     sc = _small()
     _, director = plan_clip(sc, 1)
