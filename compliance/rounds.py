@@ -300,6 +300,8 @@ class PositionState:
     # faces some state named as the one card missing from the hand seen whole before rather than by
     # reading them where they lay (TableState.carried_faces), while this round was open
     carried: set[str] = field(default_factory=set)
+    # ... of them, those named from the hand the i-Verify display showed (TableState.carried_from_display)
+    carried_display: set[str] = field(default_factory=set)
     # faces some state named by a blank corner (a Joker printing no index; TableState.blank_corner_faces)
     blank_corner: set[str] = field(default_factory=set)
     # faces some state named by the count: the one card of the hand its reads left open that the table
@@ -351,6 +353,9 @@ class PositionState:
         the cards, shown apart from the felt, every card whole and side by side). When a display of it
         was read as exactly these faces, both pictures would have to be misread into the same cards:
         the two reads combine (``agreeing_reads``) with the surest such display. Otherwise ``read``.
+        A face of them named on the felt from the display's picture (``carried_display``) was read in
+        one picture only: then no surer than ``read`` nor than that face's own reads
+        (``_card_reads_of``).
         (The renderer draws the display with the deck's own art, a harder case than a real display's
         own graphics. ``benchmarks/display_agreement.py``, through the camera on the sample footage
         and a fresh 30-round batch (seed 41): of
@@ -364,9 +369,32 @@ class PositionState:
         shown = [ev.read_confidence for ev in self.iverify_events if Counter([*ev.high, *ev.low]) == want]
         if not shown:
             return read
+        carried = set(want) & self.carried_display
+        if carried:
+            # a face named from the display's own picture of the hand, not read where it lay
+            # (``carried_display``) was read in one picture, not two: the hand is no surer than that
+            # read. b95-0005 (seed 95, 720p): the dealer's Td, read 9d 0.63
+            # on the display, was carried so onto the felt; the two "agreeing" reads made 0.86, and a
+            # HOUSE-WAY alert on his compliant setting of a hand he did not hold.
+            once = self._card_reads_of(carried)
+            return min([read, *once]) if once else read
         if any(c is None for c in shown):
             return None
         return agreeing_reads(read, max(c for c in shown if c is not None))
+
+    def _card_reads_of(self, cards: set[str]) -> list[float]:
+        """Every read this position keeps of ``cards``: in its areas now, as last set, as turned up."""
+        out: list[float] = []
+        exposed = self.exposed_event
+        for areas, confs in (
+            ((self.dealt, self.high, self.low), self.card_conf),
+            ((self.set_high, self.set_low), self.set_card_conf),
+            ((tuple(exposed.high), tuple(exposed.low)) if exposed else ((), ()), self.exposed_card_conf),
+        ):
+            for area, conf in zip(areas, confs, strict=False):
+                if len(conf) == len(area):
+                    out += [c for tok, c in zip(area, conf, strict=True) if tok in cards and c is not None]
+        return out
 
     def note_set(self) -> None:
         """Keep the setting it shows now as the one last seen set (``set_high``, ``set_low``), with
@@ -630,6 +658,7 @@ class RoundTracker:
         if self.current is not None:
             for faces, attr in (
                 (state.carried_faces, "carried"),
+                (state.carried_from_display, "carried_display"),
                 (state.blank_corner_faces, "blank_corner"),
                 (state.counted_faces, "counted"),
             ):

@@ -542,6 +542,34 @@ def test_a_doubtful_setting_the_i_verify_display_showed_as_the_same_cards_is_rea
     assert h.status == "alert" and h.confidence == 1.0
 
 
+def test_a_face_carried_from_the_display_is_one_picture_not_two() -> None:
+    """b95-0005 (seed 95, 720p): the dealer's Td, read 9d at 0.63 on the i-Verify display, was named so
+    on the felt as the one card its read there missed (``TableState.carried_from_display``): the felt's
+    read of that card is the display's, not a second picture. The hand is no surer than that card's
+    read: a review item, not the 0.88 of two agreeing pictures. A face carried from the felt's own
+    earlier view of the hand (the dealer's hand turned up before he set it) is the felt's read, and
+    the display's is a second picture: it corroborates as before."""
+
+    def run(carry: str | None) -> list:
+        t = _dealer_shown_then_against_house_way()
+        card = next(st.dealer.high[0] for st in t.states if st.dealer.high and BACK not in st.dealer.high)
+        t = _display_read_at(camera_cards(t, {("dealer.high", card): 0.6, ("dealer.low", card): 0.6}), 0.7)
+        for i, st in enumerate(t.states):
+            zone = next((f"dealer.{a}" for a in ("high", "low") if card in getattr(st.dealer, a)), None)
+            if carry is not None and zone is not None:
+                more = {"carried_faces": {zone: [card]}}
+                if carry == "display":
+                    more["carried_from_display"] = {zone: [card]}
+                t.states[i] = st.model_copy(update=more)
+        return camera_run(t).of("HOUSE-WAY")
+
+    for carry in (None, "felt"):
+        [f] = run(carry)
+        assert f.status == "alert" and abs(f.confidence - 0.88) < 1e-9, carry
+    [g] = run("display")
+    assert g.status == "review" and g.confidence == 0.6 and "not read where it lay" in g.observed
+
+
 def test_agreeing_reads_combine_as_independent_chances_of_a_misread() -> None:
     from compliance.rounds import agreeing_reads
 

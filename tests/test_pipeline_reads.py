@@ -395,6 +395,7 @@ def test_the_one_face_not_read_in_a_set_hand_is_the_one_missing_from_the_hand_re
     assert s.unread_faces == {}  # named now: no longer counted as seen and not named
     assert s.card_confidence["dealer.high"][s.dealer.high.index("Ts")] == np.float32(0.9)  # its first read's
     assert s.carried_faces == {"dealer.high": ["Ts"]}  # and the record says it was not read there
+    assert s.carried_from_display == {}  # from the felt's own view of the hand turned up
     assert TableState.model_validate_json(s.model_dump_json()) == s
 
 
@@ -514,6 +515,8 @@ def test_a_hand_the_iverify_display_showed_whole_names_its_one_face_not_read_on_
     s = _run(p, t, 12, 18)[-1]
     assert sorted(s.seat(1).high) == sorted(_HAND[:5]) and s.seat(1).low == ["9h", "2c"]
     assert s.unread_faces == {} and s.carried_faces == {"seat1.high": ["Ts"]}
+    # named from the display's picture: one picture of that card, not two (PositionState.corroborated)
+    assert s.carried_from_display == {"seat1.high": ["Ts"]}
 
 
 def _turned_up(lay: Any, cards: list[str]) -> SynthTable:

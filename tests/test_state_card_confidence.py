@@ -85,3 +85,16 @@ def test_what_the_count_set_aside_belongs_to_a_zone_it_named_a_face_in() -> None
         _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.low": {"Ks": 0.33}})
     with pytest.raises(ValidationError, match="less than or equal to 1"):
         _state(counted_faces={"seat3.high": ["Kd"]}, counted_aside={"seat3.high": {"Ks": 1.5}})
+
+
+def test_faces_carried_from_the_display_are_carried_faces_and_twins_are_faces_not_named() -> None:
+    s = _state(carried_faces={"seat3.high": ["Kd"]}, carried_from_display={"seat3.high": ["Kd"]})
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    old = _state().model_dump_json(exclude={"carried_from_display", "unread_twins"})
+    assert TableState.model_validate_json(old).carried_from_display == {}
+    with pytest.raises(ValidationError, match=r"carried_from_display\['seat3\.high'\] names \['Kd'\]"):
+        _state(carried_from_display={"seat3.high": ["Kd"]})
+    s = _state(unread_faces={"seat3.high": 1}, unread_twins={"seat3.high": {"Kd": 0.3}})
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+    with pytest.raises(ValidationError, match=r"unread_twins\['seat3\.low'\]: the zone shows no face found"):
+        _state(unread_faces={"seat3.high": 1}, unread_twins={"seat3.low": {"Kd": 0.3}})

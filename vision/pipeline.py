@@ -277,6 +277,7 @@ class _ZoneRead(NamedTuple):
     aside: tuple[tuple[str, float], ...] = ()  # TableState.counted_aside
     apart: tuple[str, ...] = ()  # TableState.apart_faces
     twins: tuple[tuple[str, float], ...] = ()  # TableState.unread_twins
+    carried_display: tuple[str, ...] = ()  # TableState.carried_from_display
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -1360,6 +1361,8 @@ class TablePipeline:
         self._read_cards: dict[str, tuple[float, ...]] = {}
         self._read_unread: dict[str, int] = {}  # face-up cards found but not read, per zone (latest read)
         self._read_carried: dict[str, tuple[str, ...]] = {}  # faces named by carry-over, per zone (latest)
+        # ... of them, those carried from the hand the display showed (TableState.carried_from_display)
+        self._read_carried_display: dict[str, tuple[str, ...]] = {}
         self._read_blank: dict[str, tuple[str, ...]] = {}  # faces named by a blank corner, per zone (latest)
         self._read_counted: dict[str, tuple[str, ...]] = {}  # faces named by the count, per zone (latest)
         self._read_aside: dict[str, tuple[tuple[str, float], ...]] = {}  # what the count set aside (latest)
@@ -1462,6 +1465,7 @@ class TablePipeline:
         counted: dict[str, list[str]] = {}
         aside: dict[str, dict[str, float]] = {}
         twins: dict[str, dict[str, float]] = {}
+        from_display: dict[str, list[str]] = {}
         apart: dict[str, list[str]] = {}
         for w in self._watch:
             if w.region.kind not in ("cards", "iverify"):
@@ -1490,6 +1494,9 @@ class TablePipeline:
                             twins[z.key] = dict(got.twins)
                     if got.carried:
                         carried[z.key] = list(got.carried)
+                        shown = [c for c in got.carried_display if c in got.carried]
+                        if shown:
+                            from_display[z.key] = shown
                     if got.blank_corner:
                         blank[z.key] = list(got.blank_corner)
                     if got.counted:
@@ -1505,6 +1512,7 @@ class TablePipeline:
             "card_confidence": cards,
             "unread_faces": unread,
             "carried_faces": carried,
+            "carried_from_display": from_display,
             "blank_corner_faces": blank,
             "counted_faces": counted,
             "counted_aside": aside,
@@ -1763,6 +1771,7 @@ class TablePipeline:
                         self._read_aside.get(z.key, ()),
                         self._read_apart.get(z.key, ()),
                         self._read_twins.get(z.key, ()),
+                        self._read_carried_display.get(z.key, ()),
                     )
                 else:
                     self._settled_conf.pop(z.key, None)
@@ -2013,6 +2022,7 @@ class TablePipeline:
                     (x, fix.get(lab, lab), min(c, known[fix[lab]]) if lab in fix else c) for x, lab, c in v
                 ]
                 self._read_carried[z] = tuple(fix[lab] for _, lab, _ in v if lab in fix)
+                self._read_carried_display[z] = self._read_carried[z]  # the display's hand names them
 
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
         """The cards of the region's last detection, on its small crop. An index-sized box is grown to
@@ -2113,6 +2123,7 @@ class TablePipeline:
             self._read_cards.pop(key, None)
             self._read_unread.pop(key, None)
             self._read_carried.pop(key, None)
+            self._read_carried_display.pop(key, None)
             self._read_blank.pop(key, None)
             self._read_counted.pop(key, None)
             self._read_aside.pop(key, None)
@@ -2194,8 +2205,11 @@ class TablePipeline:
                 self._suit_twins(r.name, out, _second_faces(dets, zones, img_x, self._guesses))
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
+                from_display = not self._known_on_felt.get(r.name, True)
                 for z, card in carried:
                     self._read_carried[z] = (*self._read_carried.get(z, ()), card)
+                    if from_display:
+                        self._read_carried_display[z] = (*self._read_carried_display.get(z, ()), card)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
                 aside: dict[str, float] = {}
                 twin: dict[str, float] = {}

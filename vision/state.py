@@ -94,6 +94,11 @@ class TableState(_Model):
     # display showed; ``vision.pipeline._carry_known_face``). Its confidence is that earlier read's.
     # Empty: every face listed was read where it lies (ground truth, older records).
     carried_faces: dict[str, list[str]] = Field(default_factory=dict)
+    # Of ``carried_faces``, by the same keys, those named from the hand the i-Verify display showed (not
+    # the felt's own earlier view of the hand): the card's name and read are the display's, so the felt
+    # and the display are one picture of it, not two (``compliance.rounds.PositionState.corroborated``).
+    # Empty: none (ground truth, older records).
+    carried_from_display: dict[str, list[str]] = Field(default_factory=dict)
     # Face-up cards a zone lists that were named by a blank corner, by the same keys ("iverify": the
     # display's): card-white paper where a card's index would print and no ink there, so a Joker that
     # prints none (or a faint star; ``vision._blank_corner``). A deduction, not a read: its confidence
@@ -153,6 +158,12 @@ class TableState(_Model):
                         f"{field}[{key!r}] names {sorted(missing)}, not among the zone's cards "
                         f"at frame {self.frame}"
                     )
+        for key, named in self.carried_from_display.items():
+            if set(named) - set(self.carried_faces.get(key, [])):
+                raise ValueError(
+                    f"carried_from_display[{key!r}] names {sorted(set(named))}, not all among the zone's "
+                    f"carried_faces at frame {self.frame}"
+                )
         for key in self.unread_twins:
             if key not in self.unread_faces:
                 raise ValueError(
