@@ -1,7 +1,8 @@
 """The card body under an index: a second, font-free witness of the face for the index classifier.
 
 Why: the index classifier's held-out errors are fonts (bellot's condensed 3, 5 and 10 read J; a 6
-read 10; simplistic's 3 read 5; see models/HISTORY.md), and more fonts trained on did not fix
+read 10; simplistic's 3 read 5, which was the renderer's: its 3s glyph drawn filled until the
+forty-second session; see models/HISTORY.md), and more fonts trained on did not fix
 them. The card's body does not depend on the font: a pip card shows its pips in the standard
 layout (in a spread, the left column of pips beside the index: none for a 2 or 3, two for a 4 or 5,
 three for a 6, 7 or 8, four for a 9 or 10), a court card shows a picture; the card on top of a
