@@ -149,20 +149,12 @@ class ForeignCard(Check):
                     continue
                 if not self.once(rnd, f"twin:{p.name}:{face}"):
                     continue
-                out.append(
-                    self.finding(
-                        rnd,
-                        seat=p.seat,
-                        t=t0,
-                        frame=f0,
-                        expected=f"one {face} in the deck",
-                        observed=f"{face} at {p.name}, and a card beside it there the camera found and "
-                        f"could not name read {face} too (read {max(best, conf):.2f}) from t={t0:.2f}s",
-                        read=max(best, conf),
-                        rests_on=[p],
-                        review=_TWIN.format(face),
-                    )
+                read = max(best, conf)
+                observed = (
+                    f"{face} at {p.name}, and a card beside it there the camera found and could not name "
+                    f"read {face} too (read {read:.2f}) from t={t0:.2f}s"
                 )
+                out.append(self._possible_copy(rnd, p, face, t0, f0, observed, read, _TWIN))
         return out
 
     def _scan(self, rnd: RoundState, t: float, frame: int) -> list[Finding]:
@@ -252,21 +244,37 @@ class ForeignCard(Check):
                     if not self.once(rnd, f"aside:{face}"):
                         continue
                     seen = _sightings([n for n, _ in others], [r for _, r in others])
-                    out.append(
-                        self.finding(
-                            rnd,
-                            seat=p.seat,
-                            t=t,
-                            frame=frame,
-                            expected=f"one {face} in the deck",
-                            observed=f"{face} seen at {seen}; at {p.name}, a card the count named {named[0]} "
-                            f"was read {face} too (read {conf:.2f})",
-                            read=conf,
-                            rests_on=[p],
-                            review=_ASIDE.format(face),
-                        )
+                    observed = (
+                        f"{face} seen at {seen}; at {p.name}, a card the count named {named[0]} was read "
+                        f"{face} too (read {conf:.2f})"
                     )
+                    out.append(self._possible_copy(rnd, p, face, t, frame, observed, conf, _ASIDE))
         return out
+
+    def _possible_copy(
+        self,
+        rnd: RoundState,
+        p: PositionState,
+        face: str,
+        t: float,
+        frame: int,
+        observed: str,
+        read: float,
+        why: str,
+    ) -> Finding:
+        """A duplicate of ``face`` at ``p`` the reads leave possible, for review (``why``, formatted
+        with the face, says why), as sure as ``read``."""
+        return self.finding(
+            rnd,
+            seat=p.seat,
+            t=t,
+            frame=frame,
+            expected=f"one {face} in the deck",
+            observed=observed,
+            read=read,
+            rests_on=[p],
+            review=why.format(face),
+        )
 
 
 def _zone_cards(state: TableState, key: str) -> list[str]:
