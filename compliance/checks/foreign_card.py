@@ -132,7 +132,7 @@ class ForeignCard(Check):
         out = []
         for p in rnd.positions.values():
             keys = position_zones(p.name)
-            shown = {tok for tok, _ in p.card_reads()} | {c for key in keys for c in _zone_cards(state, key)}
+            shown = {tok for tok, _ in p.card_reads()} | (_shown(state, p.name) or set())
             now: dict[str, float] = {}
             for key in keys:
                 for face, conf in state.unread_twins.get(key, {}).items():
@@ -275,13 +275,6 @@ class ForeignCard(Check):
             rests_on=[p],
             review=why.format(face),
         )
-
-
-def _zone_cards(state: TableState, key: str) -> list[str]:
-    try:
-        return state.zone_cards(key)
-    except ValueError:  # a seat the state does not list
-        return []
 
 
 # why a copy in the same hand the count left unnamed is for review
