@@ -159,9 +159,10 @@ class TableState(_Model):
                         f"at frame {self.frame}"
                     )
         for key, named in self.carried_from_display.items():
-            if set(named) - set(self.carried_faces.get(key, [])):
+            missing = set(named) - set(self.carried_faces.get(key, []))
+            if missing:
                 raise ValueError(
-                    f"carried_from_display[{key!r}] names {sorted(set(named))}, not all among the zone's "
+                    f"carried_from_display[{key!r}] names {sorted(missing)}, not among the zone's "
                     f"carried_faces at frame {self.frame}"
                 )
         for key in self.unread_twins:
