@@ -10,8 +10,11 @@ the frame, labelled, and the read's centre lies on it; wrong when not; neither w
 there too covered to be labelled. The confidence is what the pipeline passes on
 (``TableState.card_confidence``): the stage-1 score x the classifier's p. Printed for cuts of it,
 and of p alone: the share of reads kept and how many of those are right - what
-``MonitorConfig.review_below`` and ``PipelineConfig.min_confidence`` gate; and the reads under that
-floor (0.4) whose p is 0.9 or more.
+``MonitorConfig.review_below`` and ``PipelineConfig.min_confidence`` gate; the reads kept under the
+review level (0.4 to 0.7) by p alone (where stage 1 doubts the index more than the classifier doubts
+its face: whether such a read is as sure as the review level says); and the reads under that floor
+(0.4) whose p is 0.9 or more. ``export-table-training --image-size 1280x720`` cuts the held-out
+rounds from a 720p camera's frames (D720).
 """
 
 from __future__ import annotations
@@ -102,6 +105,18 @@ def main() -> int:
                 f"  >= {lo}: kept {kept.mean():.3f}, right {ok[kept].mean():.4f} "
                 f"({int((~ok[kept]).sum())} wrong of {int(kept.sum())})"
             )
+    # reads the camera keeps (the floor, 0.4) under the review level (MonitorConfig.review_below, 0.7),
+    # by the classifier's p alone: how often the face is right where stage 1 doubts the index more
+    # than the classifier doubts its face
+    doubt = (a[:, 0] >= 0.4) & (a[:, 0] < 0.7)
+    n = int(doubt.sum())
+    right = f", right {ok[doubt].mean():.4f}" if n else ""
+    print(f"reads kept (>= 0.4) under the review level (0.7): {n}{right}")
+    for lo in (0.7, 0.8, 0.9, 0.95):
+        sel = doubt & (a[:, 1] >= lo)
+        if sel.any():
+            wrong = int((~ok[sel]).sum())
+            print(f"  of them p >= {lo}: {int(sel.sum())}, right {ok[sel].mean():.4f} ({wrong} wrong)")
     # reads under the pipeline's floor (PipelineConfig.min_confidence, 0.4) that the classifier is
     # sure of: what a "sure class" exception to the floor would keep (models/HISTORY.md: Jokers)
     under = (a[:, 0] < 0.4) & (a[:, 1] >= 0.9)
