@@ -1,8 +1,12 @@
 """Evidence pictures: the frame that shows a breach, with the zones concerned and their cards marked.
 
 The zones come from the table layout (``TableLayout.to_image``); the cards are those of the table
-state at that frame. When no camera frame is at hand (a ground-truth states stream with no video),
-the picture is drawn from the layout and the state alone, and its caption says so.
+state at that frame. Above the frame, each card area concerned (and the i-Verify display) is shown
+again enlarged, cut from the frame as the camera saw it before anything was drawn on it, with the
+cards the camera named there and how sure it was of each (``TableState.card_reads``): what a
+reviewer checks a doubtful read against without zooming into the frame (at 1280x720 a card's index
+is a dozen pixels tall). When no camera frame is at hand (a ground-truth states stream with no
+video), the picture is drawn from the layout and the state alone, and its caption says so.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 
 from compliance.events import CheckId, Finding
 from vision.layout import Point, SeatZones, TableLayout
-from vision.state import TableState
+from vision.state import UNREAD, TableState
 
 __all__ = ["draw_camera_evidence", "draw_evidence", "evidence_name", "write_evidence"]
 
@@ -194,7 +198,9 @@ def draw_evidence(
             if cards:
                 x, y = pts.min(axis=0)
                 label(" ".join(cards), (int(x), int(y) + 14), _WHITE, 0.4 * scale)
-    for name, poly in _zones(layout, finding, state):
+    marked = _zones(layout, finding, state)
+    close = None if image is None else _close_ups(image, layout, marked, state, scale, thick)
+    for name, poly in marked:
         pts = _outline(layout, poly)
         cv2.polylines(canvas, [pts], True, _RED, thick + 1, cv2.LINE_AA)
         x0, y0 = pts.min(axis=0)
@@ -213,7 +219,116 @@ def draw_evidence(
         lines += textwrap.wrap("observed: " + finding.observed, 110)
     if drawn:
         lines.append("(drawn from the table state: no camera frame available)")
+    if close is not None:
+        canvas = np.vstack([close, canvas])
     return _under_bar(canvas, lines, scale, thick)
+
+
+_CLOSE_UP_AREAS = (".high", ".low", ".hand", ".deal")  # the card areas shown again enlarged, and "iverify"
+_CLOSE_UP_MAX = 4.0  # enlarged at most this much
+_CAPTION_CHARS = 34  # a close-up's caption is given at least this many characters a line
+_SEP = "  "  # between the cards of a caption (a card and its read stay on one line)
+
+
+def _close_ups(
+    image: np.ndarray,
+    layout: TableLayout,
+    zones: list[tuple[str, list[Point]]],
+    state: TableState | None,
+    scale: float,
+    thick: int,
+) -> np.ndarray | None:
+    """A row of close-ups of the card areas among ``zones`` (and the i-Verify display), each cut
+    from ``image`` around its outline and enlarged alike (the tallest to half the frame's height, at
+    most ``_CLOSE_UP_MAX`` times, less where the row would be wider than the frame), each over a
+    caption: the area, how much it is enlarged, and its cards with their read confidences
+    (``_read_cards``). None where no card area is concerned."""
+    import cv2
+
+    h, w = image.shape[:2]
+    cuts: list[tuple[str, str, np.ndarray]] = []
+    for name, poly in zones:
+        if not (name.endswith(_CLOSE_UP_AREAS) or name == "iverify"):
+            continue
+        pts = _outline(layout, poly)
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+        pad = round(0.05 * max(x1 - x0, y1 - y0))
+        x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+        if x1 - x0 >= 4 and y1 - y0 >= 4:
+            cuts.append((name, _read_cards(state, name), image[y0:y1, x0:x1]))
+    if not cuts:
+        return None
+    fs = 0.45 * scale
+    (cw, lh), base = cv2.getTextSize("M", cv2.FONT_HERSHEY_SIMPLEX, fs, thick)
+    lh += base + 4
+    gap = max(4, round(8 * scale))
+    text_w = max(1, min(_CAPTION_CHARS * cw, w // len(cuts) - 2 * gap))
+    k = min(_CLOSE_UP_MAX, 0.5 * h / max(c.shape[0] for _, _, c in cuts))
+    while k > 0.25 and sum(max(c.shape[1] * k, text_w) for _, _, c in cuts) + gap * (len(cuts) + 1) > w:
+        k *= 0.9  # the row fits the frame's width
+    slots = [
+        (round(c.shape[1] * k), round(c.shape[0] * k), max(round(c.shape[1] * k), text_w)) for *_, c in cuts
+    ]
+    captions = [
+        [f"{who} (x{k:.1f})", *_lines(said.split(_SEP), max(8, sw // cw))]
+        for (who, said, _), (_, _, sw) in zip(cuts, slots, strict=True)
+    ]
+    tall = max(sh for _, sh, _ in slots)
+    row = np.zeros((gap + tall + max(len(c) for c in captions) * lh + gap, w, 3), np.uint8)
+    x = gap
+    for (_, _, cut), (cw_, ch_, sw), caption in zip(cuts, slots, captions, strict=True):
+        if cw_ >= 1 and ch_ >= 1 and x + cw_ <= w:
+            row[gap : gap + ch_, x : x + cw_] = cv2.resize(cut, (cw_, ch_), interpolation=cv2.INTER_CUBIC)
+        for i, text in enumerate(caption):
+            y = gap + tall + (i + 1) * lh - base - 2
+            color = _YELLOW if i == 0 else _WHITE
+            cv2.putText(row, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, fs, color, thick, cv2.LINE_AA)
+        x += sw + gap
+    return row
+
+
+def _read_cards(state: TableState | None, name: str) -> str:
+    """The cards a state lists in a card area (``_zone_cards``), each face with its read confidence
+    where the camera gave one, marked as the reports and the live view mark a card named without its
+    index read there (``~`` carried over, ``*`` a blank corner, ``#`` by the count), and a ``?`` for
+    each face found there and not named; "not read since it changed" for an area whose picture
+    changed and was not read again (``UNREAD``)."""
+    cards = _zone_cards(state, name)
+    if state is None or not cards or cards[0].startswith("("):
+        return _SEP.join(cards) if cards else "(no card)"
+    if name == "iverify":
+        read = state.read_confidence.get(name)
+        return _SEP.join([*cards, f"(read {read:.2f})"] if read else cards)
+    key = f"{name[: -len('.deal')]}.dealt" if name.endswith(".deal") else name
+    if state.read_confidence.get(key) == UNREAD:
+        return _SEP.join([*cards, "(not read since it changed)"])
+    try:
+        reads = state.card_reads(key)
+    except ValueError:  # no such zone in this state: its cards as listed
+        return _SEP.join(cards)
+    marks = (
+        (state.carried_faces.get(key, ()), "~"),
+        (state.blank_corner_faces.get(key, ()), "*"),
+        (state.counted_faces.get(key, ()), "#"),
+    )
+    out = []
+    for card, read in zip(cards, reads, strict=True):
+        mark = next((m for named, m in marks if card in named), "")
+        out.append(f"{card}{mark}" if read is None or card == "BACK" else f"{card}{mark} {read:.2f}")
+    out += ["?"] * state.unread_faces.get(key, 0)
+    return _SEP.join(out)
+
+
+def _lines(items: list[str], width: int) -> list[str]:
+    """``items`` joined by ``_SEP`` into lines of at most ``width`` characters, an item never split
+    (one longer than ``width`` has a line of its own)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(_SEP) + len(item) <= width:
+            lines[-1] += _SEP + item
+        else:
+            lines.append(item)
+    return lines
 
 
 def _under_bar(canvas: np.ndarray, lines: list[str], scale: float, thick: int) -> np.ndarray:
