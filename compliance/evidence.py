@@ -239,10 +239,10 @@ def _close_ups(
     thick: int,
 ) -> np.ndarray | None:
     """A row of close-ups of the card areas among ``zones`` (and the i-Verify display), each cut
-    from ``image`` around its outline and enlarged alike (the tallest to half the frame's height, at
-    most ``_CLOSE_UP_MAX`` times, less where the row would be wider than the frame), each over a
-    caption: the area, how much it is enlarged, and its cards with their read confidences
-    (``_read_cards``). None where no card area is concerned."""
+    from ``image`` around its outline and enlarged (to half the frame's height, at most
+    ``_CLOSE_UP_MAX`` times; where the row would be wider than the frame, the most enlarged less
+    first, down to a common factor), each over a caption: the area, how much it is enlarged, and its
+    cards with their read confidences (``_read_cards``). None where no card area is concerned."""
     import cv2
 
     h, w = image.shape[:2]
@@ -263,15 +263,23 @@ def _close_ups(
     lh += base + 4
     gap = max(4, round(8 * scale))
     text_w = max(1, min(_CAPTION_CHARS * cw, w // len(cuts) - 2 * gap))
-    k = min(_CLOSE_UP_MAX, 0.5 * h / max(c.shape[0] for _, _, c in cuts))
-    while k > 0.25 and sum(max(c.shape[1] * k, text_w) for _, _, c in cuts) + gap * (len(cuts) + 1) > w:
-        k *= 0.9  # the row fits the frame's width
+    first = [min(_CLOSE_UP_MAX, 0.5 * h / c.shape[0]) for _, _, c in cuts]
+    ks, cap = first, max(first)
+    while (
+        cap > 0.25
+        and sum(max(c.shape[1] * k, text_w) for (_, _, c), k in zip(cuts, ks, strict=True))
+        + gap * (len(cuts) + 1)
+        > w
+    ):
+        cap *= 0.9  # the row fits the frame's width: the most enlarged made smaller first
+        ks = [min(k, cap) for k in first]
     slots = [
-        (round(c.shape[1] * k), round(c.shape[0] * k), max(round(c.shape[1] * k), text_w)) for *_, c in cuts
+        (round(c.shape[1] * k), round(c.shape[0] * k), max(round(c.shape[1] * k), text_w))
+        for (_, _, c), k in zip(cuts, ks, strict=True)
     ]
     captions = [
         [f"{who} (x{k:.1f})", *_lines(said.split(_SEP), max(8, sw // cw))]
-        for (who, said, _), (_, _, sw) in zip(cuts, slots, strict=True)
+        for (who, said, _), (_, _, sw), k in zip(cuts, slots, ks, strict=True)
     ]
     tall = max(sh for _, sh, _ in slots)
     row = np.zeros((gap + tall + max(len(c) for c in captions) * lh + gap, w, 3), np.uint8)
