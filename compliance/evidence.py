@@ -219,9 +219,7 @@ def draw_evidence(
         lines += textwrap.wrap("observed: " + finding.observed, 110)
     if drawn:
         lines.append("(drawn from the table state: no camera frame available)")
-    if close is not None:
-        canvas = np.vstack([close, canvas])
-    return _under_bar(canvas, lines, scale, thick)
+    return _under_bar(canvas, lines, scale, thick, close)
 
 
 _CLOSE_UP_AREAS = (".high", ".low", ".hand", ".deal")  # the card areas shown again enlarged, and "iverify"
@@ -339,15 +337,22 @@ def _lines(items: list[str], width: int) -> list[str]:
     return lines
 
 
-def _under_bar(canvas: np.ndarray, lines: list[str], scale: float, thick: int) -> np.ndarray:
-    """``canvas`` below a dark bar holding ``lines`` (the first in yellow: the heading)."""
+def _under_bar(
+    canvas: np.ndarray, lines: list[str], scale: float, thick: int, between: np.ndarray | None = None
+) -> np.ndarray:
+    """``canvas`` below a dark bar holding ``lines`` (the first in yellow: the heading), and
+    ``between`` (as wide as ``canvas``) between the two where given: one picture made once."""
     import cv2
 
     h, w = canvas.shape[:2]
     lh = int(22 * scale)
     bar = lh * len(lines) + 8
-    out = np.zeros((h + bar, w, 3), dtype=np.uint8)
-    out[bar:] = canvas
+    mid = 0 if between is None else between.shape[0]
+    out = np.empty((h + bar + mid, w, 3), dtype=np.uint8)
+    out[:bar] = 0
+    if between is not None:
+        out[bar : bar + mid] = between
+    out[bar + mid :] = canvas
     for i, text in enumerate(lines):
         cv2.putText(
             out,
