@@ -384,7 +384,12 @@ class PositionState:
 
     def _card_reads_of(self, cards: set[str]) -> list[float]:
         """Every read this position keeps of ``cards``: in its areas now, as last set, as turned up."""
-        out: list[float] = []
+        return [c for tok, c in self.kept_reads() if tok in cards]
+
+    def kept_reads(self) -> list[tuple[str, float]]:
+        """Every card read this position keeps, each with its read: in its areas now, as last set, as
+        turned up (a card once for each; cards with no read, sure or backs, left out)."""
+        out: list[tuple[str, float]] = []
         exposed = self.exposed_event
         for areas, confs in (
             ((self.dealt, self.high, self.low), self.card_conf),
@@ -393,7 +398,7 @@ class PositionState:
         ):
             for area, conf in zip(areas, confs, strict=False):
                 if len(conf) == len(area):
-                    out += [c for tok, c in zip(area, conf, strict=True) if tok in cards and c is not None]
+                    out += [(tok, c) for tok, c in zip(area, conf, strict=True) if c is not None]
         return out
 
     def note_set(self) -> None:

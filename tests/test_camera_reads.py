@@ -598,13 +598,16 @@ def test_a_foul_not_reset_rests_on_the_reads_of_the_turned_hand() -> None:
 def test_a_setting_rests_on_every_one_of_its_cards_and_on_no_other() -> None:
     # any one card of the judged hand read with doubt makes it a review item (another card, another hand);
     # 9c and 3c: cards of the foul hand _foul_settled_as_dealt deals seat 1
+    # (and it names the card read so, for the reviewer to look at first)
     for zone, card in (("seat1.high", "9c"), ("seat1.low", "3c")):
         [f] = camera_run(camera_cards(_foul_settled_as_dealt(), {(zone, card): 0.58})).of("FOUL-MISHANDLED")
         assert f.status == "review" and f.confidence == 0.58
+        assert f"(camera read confidence 0.58: {card} at seat1)" in f.observed
     t = _dealer_against_house_way()
     dealer_low = next(s.dealer.low for s in t.states if s.dealer.low)
     [h] = camera_run(camera_cards(t, {("dealer.low", dealer_low[1]): 0.6})).of("HOUSE-WAY")
     assert h.status == "review" and h.confidence == 0.6
+    assert h.observed.endswith(f"(camera read confidence 0.60: {dealer_low[1]} at dealer)")
     # a doubtful card of another hand is not what these findings rest on
     t = _dealer_against_house_way()
     seat3 = next(s.seat(3).high for s in t.states if s.seat(3).high and BACK not in s.seat(3).high)

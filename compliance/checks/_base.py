@@ -130,7 +130,7 @@ class Check:
         ``review``: why the finding is a review item whatever its confidence (said in ``observed``)."""
         if read is not None and read < confidence:
             confidence = read
-            observed = f"{observed} (camera read confidence {read:.2f})"
+            observed = f"{observed} (camera read confidence {read:.2f}{_read_of(rests_on, read)})"
         for attr, says in _NAMED_WITHOUT_READ:
             named = [f"{c} at {p.name}" for p in rests_on for c in sorted(getattr(p, attr))]
             if named:
@@ -151,6 +151,24 @@ class Check:
             observed=observed,
             confidence=_kept_to_3(confidence),
         )
+
+
+def _read_of(positions: Sequence[PositionState], read: float) -> str:
+    """Which cards of ``positions`` were read at ``read`` (``PositionState.kept_reads``), as ": Js at
+    seat4" (at most three), for the reviewer to look at first; "" where no card's own read is it (a
+    read combined from two pictures, an event's, or positions not given)."""
+    named = list(
+        dict.fromkeys(
+            f"{c} at {p.name}"
+            for p in positions
+            for c, r in p.kept_reads()
+            if c != BACK and abs(r - read) < 1e-9
+        )
+    )
+    if not named:
+        return ""
+    more = f" and {len(named) - 3} more" if len(named) > 3 else ""
+    return ": " + ", ".join(named[:3]) + more
 
 
 def _kept_to_3(confidence: float) -> float:
