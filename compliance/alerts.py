@@ -29,7 +29,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
@@ -104,6 +104,26 @@ def clock_time(unix_s: float) -> str:
     from datetime import datetime
 
     return datetime.fromtimestamp(unix_s).astimezone().isoformat(timespec="milliseconds")
+
+
+# How a card the camera named without reading its index where it lay is marked wherever a hand is
+# shown (the live view, evidence pictures, the reports): by carry-over from the hand seen whole before
+# (TableState.carried_faces), by a blank corner (blank_corner_faces), by the count (counted_faces);
+# and a face it saw and could not name (unread_faces).
+CARRIED_MARK = "~"
+BLANK_CORNER_MARK = "*"
+COUNTED_MARK = "#"
+UNNAMED_MARK = "?"
+
+
+def marked(
+    card: str, carried: Sequence[str] = (), blank_corner: Sequence[str] = (), counted: Sequence[str] = ()
+) -> str:
+    """``card`` with the mark of the way it was named where it is among those named so."""
+    for named, mark in ((carried, CARRIED_MARK), (blank_corner, BLANK_CORNER_MARK), (counted, COUNTED_MARK)):
+        if card in named:
+            return f"{card}{mark}"
+    return card
 
 
 def timecode(t: float) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 
 from compliance.events import CheckId, Finding
 from vision.layout import Point, SeatZones, TableLayout
-from vision.state import UNREAD, TableState
+from vision.state import BACK, UNREAD, TableState
 
 __all__ = ["draw_camera_evidence", "draw_evidence", "evidence_name", "write_evidence"]
 
@@ -296,9 +296,9 @@ def _close_ups(
 def _read_cards(state: TableState | None, name: str) -> str:
     """The cards a state lists in a card area (``_zone_cards``), each face with its read confidence
     where the camera gave one, marked as the reports and the live view mark a card named without its
-    index read there (``~`` carried over, ``*`` a blank corner, ``#`` by the count), and a ``?`` for
-    each face found there and not named; "not read since it changed" for an area whose picture
-    changed and was not read again (``UNREAD``)."""
+    index read there (``compliance.alerts.marked``: ``~`` carried over, ``*`` a blank corner, ``#`` by
+    the count), and a ``?`` for each face found there and not named; "not read since it changed" for
+    an area whose picture changed and was not read again (``UNREAD``)."""
     cards = _zone_cards(state, name)
     if state is None or not cards or cards[0].startswith("("):
         return _SEP.join(cards) if cards else "(no card)"
@@ -308,20 +308,22 @@ def _read_cards(state: TableState | None, name: str) -> str:
     key = f"{name[: -len('.deal')]}.dealt" if name.endswith(".deal") else name
     if state.read_confidence.get(key) == UNREAD:
         return _SEP.join([*cards, "(not read since it changed)"])
+    from compliance.alerts import UNNAMED_MARK, marked
+
     try:
         reads = state.card_reads(key)
     except ValueError:  # no such zone in this state: its cards as listed
         return _SEP.join(cards)
-    marks = (
-        (state.carried_faces.get(key, ()), "~"),
-        (state.blank_corner_faces.get(key, ()), "*"),
-        (state.counted_faces.get(key, ()), "#"),
+    named = (
+        state.carried_faces.get(key, ()),
+        state.blank_corner_faces.get(key, ()),
+        state.counted_faces.get(key, ()),
     )
     out = []
     for card, read in zip(cards, reads, strict=True):
-        mark = next((m for named, m in marks if card in named), "")
-        out.append(f"{card}{mark}" if read is None or card == "BACK" else f"{card}{mark} {read:.2f}")
-    out += ["?"] * state.unread_faces.get(key, 0)
+        shown = marked(card, *named)
+        out.append(shown if read is None or card == BACK else f"{shown} {read:.2f}")
+    out += [UNNAMED_MARK] * state.unread_faces.get(key, 0)
     return _SEP.join(out)
 
 

@@ -26,6 +26,10 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from compliance.alerts import (
+    BLANK_CORNER_MARK,
+    CARRIED_MARK,
+    COUNTED_MARK,
+    UNNAMED_MARK,
     WEBHOOK_SECRET_ENV,
     Alert,
     AlertWriter,
@@ -33,6 +37,7 @@ from compliance.alerts import (
     _ChainedJsonl,
     clock_time,
     make_alert,
+    marked,
     timecode,
 )
 from compliance.events import Event, EventKind, Finding, RoundRecord
@@ -810,12 +815,6 @@ class LiveSummary(BaseModel):
     camera_file: str | None = None  # the camera's own events (CameraEvent lines), where there were any
 
 
-_UNNAMED = "?"  # the live view's mark for a face seen but not named (TableState.unread_faces)
-_CARRIED = "~"  # after a card named from the hand seen whole before, not read here (carried_faces)
-_BLANK_CORNER = "*"  # after a card named by its blank corner, a Joker printing no index (blank_corner_faces)
-_COUNTED = "#"  # after a card named by the count, its read's other face shown elsewhere (counted_faces)
-
-
 def _cards(
     cards: Sequence[str],
     unnamed: int = 0,
@@ -823,13 +822,7 @@ def _cards(
     blank_corner: Sequence[str] = (),
     counted: Sequence[str] = (),
 ) -> str:
-    def one(c: str) -> str:
-        for named, mark in ((carried, _CARRIED), (blank_corner, _BLANK_CORNER), (counted, _COUNTED)):
-            if c in named:
-                return f"{c}{mark}"
-        return c
-
-    shown = [one(c) for c in cards] + [_UNNAMED] * unnamed
+    shown = [marked(c, carried, blank_corner, counted) for c in cards] + [UNNAMED_MARK] * unnamed
     return " ".join(shown) if shown else "-"
 
 
@@ -853,13 +846,17 @@ def _view(proc: StreamProcessor, recent: Sequence[Alert], source: str) -> Render
         grid.add_column(c)
     if st is not None:
         u, k, b, n = st.unread_faces, st.carried_faces, st.blank_corner_faces, st.counted_faces
-        notes = [f"{_UNNAMED}: a face the camera saw but could not name"] if u else []
+        notes = [f"{UNNAMED_MARK}: a face the camera saw but could not name"] if u else []
         if k:
-            notes.append(f"{_CARRIED}: not read here; the one card missing from the hand seen whole before")
+            notes.append(
+                f"{CARRIED_MARK}: not read here; the one card missing from the hand seen whole before"
+            )
         if b:
-            notes.append(f"{_BLANK_CORNER}: named by a blank corner (no index printed: a Joker)")
+            notes.append(f"{BLANK_CORNER_MARK}: named by a blank corner (no index printed: a Joker)")
         if n:
-            notes.append(f"{_COUNTED}: named by the count (the one card of the hand the table did not show)")
+            notes.append(
+                f"{COUNTED_MARK}: named by the count (the one card of the hand the table did not show)"
+            )
         grid.caption = "; ".join(notes) or None
 
         def zone(key: str, cards: Sequence[str]) -> str:  # a zone's cards, each marked as it was named

@@ -28,7 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from compliance.alerts import Alert, timecode
+from compliance.alerts import BLANK_CORNER_MARK, CARRIED_MARK, COUNTED_MARK, Alert, timecode
 from compliance.events import CheckId, Event, HandRecord, RoundRecord
 
 __all__ = [
@@ -227,15 +227,15 @@ def _e(x: object) -> str:
 
 # a hand's cards named without their index read where they lay: (HandRecord field, mark, what it means)
 _NAMED_WITHOUT_INDEX = (
-    ("carried", "~", "not read where it lay: the one card missing from the hand seen whole before"),
+    ("carried", CARRIED_MARK, "not read where it lay: the one card missing from the hand seen whole before"),
     (
         "blank_corner",
-        "*",
+        BLANK_CORNER_MARK,
         "named by a blank corner: card-white paper where an index would print, so a Joker printing none",
     ),
     (
         "counted",
-        "#",
+        COUNTED_MARK,
         "named by the count: the one card of the hand not read surely, of the faces its read left open "
         "the one the table did not already show",
     ),
