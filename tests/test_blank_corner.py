@@ -123,6 +123,21 @@ def test_a_card_s_own_edge_caught_in_its_corner_is_not_counted_as_ink() -> None:
     assert len(blank_corner_cards(img, Detections(), PX)) == 0
 
 
+def test_a_card_s_rounded_corner_caught_in_its_corner_is_not_counted_as_ink() -> None:
+    # b83-0003 (seed 83, 720p): the same Joker, its box a pixel higher after the payout, caught the
+    # card's rounded corner: the top edge two rows deep and the left edge a row further down, one
+    # stroke three rows high, which the one-side rule (at most two pixels thick) did not take out
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 40, 30, "blank")
+    img[48:65, 55:66] = 0  # the star: 17 rows
+    img[32:34, 44:62] = 200  # the top edge, blurred, along the top of the corner looked at
+    img[32:35, 44:46] = 200  # and curving down its left side
+    assert len(blank_corner_cards(img, Detections(), PX)) == 1
+    img[36:53, 55:66] = 0  # a real index's height of ink under the corner: a face, not a Joker
+    assert len(blank_corner_cards(img, Detections(), PX)) == 0
+
+
 def test_white_lines_and_what_reaches_in_from_the_edge_are_not_cards() -> None:
     img = np.zeros((220, 300, 3), np.uint8)
     img[:] = FELT
