@@ -485,6 +485,47 @@ def test_faces_not_named_where_the_zone_had_settled_cards_are_those_cards() -> N
         assert _carry_in_place(out, faces, settled, elsewhere) is None and out == read(*named)
 
 
+def test_a_zone_settled_on_its_cards_read_worse_keeps_the_cards_it_settled_on_all_named() -> None:
+    """b83-0003: seat 1's high hand 3h Kc 9c 5s 3c settled all named; read while the dealer's arm paid
+    beside it, it settled on 3h Kc 9c 5s and a face not named; after the arm, two faces not named lay
+    where the 9c and 3c had: those are the cards of the hand it settled on all named."""
+    from vision.pipeline import _ZoneRead
+
+    p = TablePipeline(make_layout(), _SureOf({}), CFG)
+    whole = [("3h", 0.85), ("Kc", 0.81), ("9c", 0.49), ("5s", 0.76), ("3c", 0.65)]
+
+    def settle(cards: tuple[str, ...], unread: int = 0) -> None:
+        conf = dict(whole)
+        got = _ZoneRead(cards, None, tuple(conf.get(c, 0.9) for c in cards), unread, (), (), ())
+        p._settled_conf["seat1.high"] = got
+        p._keep_whole("seat1.high", got)
+
+    lone = [("seat1.high", 30.0), ("seat1.high", 50.0)]
+    settle(tuple(c for c, _ in whole))
+    assert p._settled_cards(lone) == {"seat1.high": whole}
+    settle(("3h", "Kc", "9c", "5s"), unread=1)  # the same cards read worse: the whole hand stands
+    assert p._settled_cards(lone) == {"seat1.high": whole}
+    settle(("3h", "9c", "5s"), unread=2)
+    assert p._settled_cards(lone) == {"seat1.high": whole}
+    # a card the hand did not hold, the cards out of their order, a card more or fewer, a back: forgotten
+    for cards, unread in [
+        (("3h", "Kc", "9d", "5s"), 1),
+        (("Kc", "3h", "9c", "5s"), 1),
+        (("3h", "Kc", "9c", "5s"), 2),
+        (("3h", "Kc", "9c"), 1),
+        ((BACK, "Kc", "9c", "5s"), 1),
+    ]:
+        settle(tuple(c for c, _ in whole))
+        settle(cards, unread)
+        assert p._settled_cards(lone) == {}, cards
+        settle(("3h", "Kc", "9c", "5s"), unread=1)  # and stays forgotten
+        assert p._settled_cards(lone) == {}, cards
+    settle(("3h", "Kc"))  # settled all named again: that is the hand now
+    assert p._settled_cards(lone) == {"seat1.high": whole[:2]}
+    del p._settled_conf["seat1.high"]  # a zone settled on nothing read names nothing
+    assert p._settled_cards(lone) == {}
+
+
 def test_a_hidden_zone_counts_with_the_cards_it_last_showed() -> None:
     from vision.pipeline import _carry_known_face
 

@@ -1385,6 +1385,9 @@ class TablePipeline:
         self._display_looks = 0  # and how many it has had
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
+        # each card zone's cards as it last settled on them all named, kept while it has since settled
+        # only on the same cards read worse (``_settled_cards``)
+        self._settled_whole: dict[str, list[tuple[str, float]]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -1760,7 +1763,7 @@ class TablePipeline:
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
                 if z.key in self._read_conf or self._read_cards.get(z.key) or self._read_unread.get(z.key):
-                    self._settled_conf[z.key] = _ZoneRead(
+                    got = self._settled_conf[z.key] = _ZoneRead(
                         v,
                         self._read_conf.get(z.key),
                         self._read_cards.get(z.key, ()),
@@ -1773,8 +1776,10 @@ class TablePipeline:
                         self._read_twins.get(z.key, ()),
                         self._read_carried_display.get(z.key, ()),
                     )
+                    self._keep_whole(z.key, got)
                 else:
                     self._settled_conf.pop(z.key, None)
+                    self._settled_whole.pop(z.key, None)
                 z.ref = seen
                 if v != z.settled_value:
                     z.settled_at, z.looked = t, 0
@@ -1984,21 +1989,35 @@ class TablePipeline:
             unnamed.clear()
         return named
 
+    def _keep_whole(self, zone: str, got: _ZoneRead) -> None:
+        """Keep ``got``, the reading ``zone`` settled on, as its whole hand where it names every card
+        (``_settled_whole``); keep the whole hand before it where ``got`` reads the same cards worse:
+        as many cards, those named among them in the same order, the rest seen and not named (b83-0003,
+        seed 83, 720p: seat 1's high hand, settled on all five, then read while the dealer's arm
+        paid beside it, a card not named; after the arm two not named, and the hand was not carried,
+        as the zone had last settled on a face left unnamed). Anything else forgets it."""
+        value = got.value
+        if not isinstance(value, tuple) or BACK in value or len(got.cards) != len(value):
+            self._settled_whole.pop(zone, None)
+            return
+        if not got.unread:
+            self._settled_whole[zone] = [(str(c), p) for c, p in zip(value, got.cards, strict=True)]
+            return
+        whole = [c for c, _ in self._settled_whole.get(zone, [])]
+        rest = iter(whole)
+        if len(value) + got.unread != len(whole) or not all(str(c) in rest for c in value):
+            self._settled_whole.pop(zone, None)
+
     def _settled_cards(self, unnamed: list[tuple[str, float]]) -> dict[str, list[tuple[str, float]]]:
         """Each zone holding an unnamed face: its cards as it last settled on them, each at its read
         then (a face named by the count or carried at its capped confidence), where it settled on no
-        face left unnamed."""
+        face left unnamed; or, where it has since settled only on those cards read worse, as it
+        settled on them then (``_keep_whole``)."""
         out: dict[str, list[tuple[str, float]]] = {}
         for z in {z for z, _ in unnamed}:
-            got = self._settled_conf.get(z)
-            if (
-                got is None
-                or not isinstance(got.value, tuple)
-                or len(got.cards) != len(got.value)
-                or got.unread
-            ):
-                continue
-            out[z] = [(str(c), p) for c, p in zip(got.value, got.cards, strict=True)]
+            whole = self._settled_whole.get(z)
+            if whole is not None and z in self._settled_conf:
+                out[z] = whole
         return out
 
     def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
