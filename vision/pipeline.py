@@ -2012,12 +2012,17 @@ class TablePipeline:
         """Each zone holding an unnamed face: its cards as it last settled on them, each at its read
         then (a face named by the count or carried at its capped confidence), where it settled on no
         face left unnamed; or, where it has since settled only on those cards read worse, as it
-        settled on them then (``_keep_whole``)."""
+        settled on them then (``_keep_whole``), each then no surer than ``min_confidence``: a face
+        seen and not named in between may be another card put there (a swap while the arm was over the
+        hand), so a finding resting on a card named from it is a review item, as on one the count
+        names."""
         out: dict[str, list[tuple[str, float]]] = {}
         for z in {z for z, _ in unnamed}:
-            whole = self._settled_whole.get(z)
-            if whole is not None and z in self._settled_conf:
-                out[z] = whole
+            whole, got = self._settled_whole.get(z), self._settled_conf.get(z)
+            if whole is None or got is None:
+                continue
+            cap = self.cfg.min_confidence if got.unread else 1.0
+            out[z] = [(c, min(p, cap)) for c, p in whole]
         return out
 
     def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
