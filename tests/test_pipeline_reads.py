@@ -489,16 +489,17 @@ def test_a_zone_settled_on_its_cards_read_worse_keeps_the_cards_it_settled_on_al
     """b83-0003: seat 1's high hand 3h Kc 9c 5s 3c settled all named; read while the dealer's arm paid
     beside it, it settled on 3h Kc 9c 5s and a face not named; after the arm, two faces not named lay
     where the 9c and 3c had: those are the cards of the hand it settled on all named, for review."""
-    from vision.pipeline import _ZoneRead
+    from vision.pipeline import _whole_hand, _ZoneRead
 
     p = TablePipeline(make_layout(), _SureOf({}), CFG)
     whole = [("3h", 0.85), ("Kc", 0.81), ("9c", 0.49), ("5s", 0.76), ("3c", 0.65)]
 
     def settle(cards: tuple[str, ...], unread: int = 0) -> None:
         conf = dict(whole)
-        got = _ZoneRead(cards, None, tuple(conf.get(c, 0.9) for c in cards), unread, (), (), ())
-        p._settled_conf["seat1.high"] = got
-        p._keep_whole("seat1.high", got)
+        reads = tuple(conf.get(c, 0.9) for c in cards)
+        before = p._settled_conf.get("seat1.high")
+        kept = _whole_hand(cards, reads, unread, None if before is None else before.whole)
+        p._settled_conf["seat1.high"] = _ZoneRead(cards, None, reads, unread, (), (), (), whole=kept)
 
     lone = [("seat1.high", 30.0), ("seat1.high", 50.0)]
     settle(tuple(c for c, _ in whole))

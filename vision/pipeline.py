@@ -278,6 +278,9 @@ class _ZoneRead(NamedTuple):
     apart: tuple[str, ...] = ()  # TableState.apart_faces
     twins: tuple[tuple[str, float], ...] = ()  # TableState.unread_twins
     carried_display: tuple[str, ...] = ()  # TableState.carried_from_display
+    # the zone's cards as it last settled on them all named, each at its read then, kept while it has
+    # since settled only on those cards read worse (``_whole_hand``); None where there is no such hand
+    whole: tuple[tuple[str, float], ...] | None = None
 
 
 def zone_card_scale(kind: str, crop_px_per_mm: float, slots: IVerifySlots) -> float | None:
@@ -967,6 +970,29 @@ def _carry_known_face(
     return [(zone, card)]
 
 
+def _whole_hand(
+    value: Hashable,
+    cards: tuple[float, ...],
+    unread: int,
+    before: tuple[tuple[str, float], ...] | None,
+) -> tuple[tuple[str, float], ...] | None:
+    """The hand a zone keeps as settled on all named (``_ZoneRead.whole``) when it settles on
+    ``value``, its cards read at ``cards`` with ``unread`` faces not named; ``before``: the hand it
+    kept until now. A reading naming every card (no back) is that hand; one reading the same cards
+    worse (as many cards, those named among them in the same order, the rest seen and not named)
+    keeps ``before`` (b83-0003, seed 83, 720p: seat 1's high hand, settled on all five, then read
+    while the dealer's arm paid beside it, a card not named; after the arm two not named, and the
+    hand was not carried, as the zone had last settled on a face left unnamed). Anything else: None."""
+    if not isinstance(value, tuple) or BACK in value or len(cards) != len(value):
+        return None
+    if not unread:
+        return tuple((str(c), p) for c, p in zip(value, cards, strict=True))
+    if before is None or len(value) + unread != len(before):
+        return None
+    rest = iter(c for c, _ in before)
+    return before if all(str(c) in rest for c in value) else None
+
+
 def _carry_in_place(
     out: dict[str, list[tuple[float, str, float]]],
     lone: list[tuple[str, float]],
@@ -1385,9 +1411,6 @@ class TablePipeline:
         self._display_looks = 0  # and how many it has had
         self._hand_size = 6 if layout.game == "six-card" else 7
         self._settled_conf: dict[str, _ZoneRead] = {}
-        # each card zone's cards as it last settled on them all named, kept while it has since settled
-        # only on the same cards read worse (``_settled_cards``)
-        self._settled_whole: dict[str, list[tuple[str, float]]] = {}
         self._low_cards = 1 if layout.game == "six-card" else 2
         self._t0: float | None = None
         self._frame = -1
@@ -1763,11 +1786,13 @@ class TablePipeline:
             # a reading equal to the settled one needs no confirming (the arm passed, nothing moved)
             if z.agree >= cfg.confirm_reads or v == z.settled_value:
                 if z.key in self._read_conf or self._read_cards.get(z.key) or self._read_unread.get(z.key):
-                    got = self._settled_conf[z.key] = _ZoneRead(
+                    cards, unread = self._read_cards.get(z.key, ()), self._read_unread.get(z.key, 0)
+                    before = self._settled_conf.get(z.key)
+                    self._settled_conf[z.key] = _ZoneRead(
                         v,
                         self._read_conf.get(z.key),
-                        self._read_cards.get(z.key, ()),
-                        self._read_unread.get(z.key, 0),
+                        cards,
+                        unread,
                         self._read_carried.get(z.key, ()),
                         self._read_blank.get(z.key, ()),
                         self._read_counted.get(z.key, ()),
@@ -1775,11 +1800,10 @@ class TablePipeline:
                         self._read_apart.get(z.key, ()),
                         self._read_twins.get(z.key, ()),
                         self._read_carried_display.get(z.key, ()),
+                        _whole_hand(v, cards, unread, None if before is None else before.whole),
                     )
-                    self._keep_whole(z.key, got)
                 else:
                     self._settled_conf.pop(z.key, None)
-                    self._settled_whole.pop(z.key, None)
                 z.ref = seen
                 if v != z.settled_value:
                     z.settled_at, z.looked = t, 0
@@ -1989,40 +2013,21 @@ class TablePipeline:
             unnamed.clear()
         return named
 
-    def _keep_whole(self, zone: str, got: _ZoneRead) -> None:
-        """Keep ``got``, the reading ``zone`` settled on, as its whole hand where it names every card
-        (``_settled_whole``); keep the whole hand before it where ``got`` reads the same cards worse:
-        as many cards, those named among them in the same order, the rest seen and not named (b83-0003,
-        seed 83, 720p: seat 1's high hand, settled on all five, then read while the dealer's arm
-        paid beside it, a card not named; after the arm two not named, and the hand was not carried,
-        as the zone had last settled on a face left unnamed). Anything else forgets it."""
-        value = got.value
-        if not isinstance(value, tuple) or BACK in value or len(got.cards) != len(value):
-            self._settled_whole.pop(zone, None)
-            return
-        if not got.unread:
-            self._settled_whole[zone] = [(str(c), p) for c, p in zip(value, got.cards, strict=True)]
-            return
-        whole = [c for c, _ in self._settled_whole.get(zone, [])]
-        rest = iter(whole)
-        if len(value) + got.unread != len(whole) or not all(str(c) in rest for c in value):
-            self._settled_whole.pop(zone, None)
-
     def _settled_cards(self, unnamed: list[tuple[str, float]]) -> dict[str, list[tuple[str, float]]]:
         """Each zone holding an unnamed face: its cards as it last settled on them, each at its read
         then (a face named by the count or carried at its capped confidence), where it settled on no
         face left unnamed; or, where it has since settled only on those cards read worse, as it
-        settled on them then (``_keep_whole``), each then no surer than ``min_confidence``: a face
+        settled on them then (``_whole_hand``), each then no surer than ``min_confidence``: a face
         seen and not named in between may be another card put there (a swap while the arm was over the
         hand), so a finding resting on a card named from it is a review item, as on one the count
         names."""
         out: dict[str, list[tuple[str, float]]] = {}
         for z in {z for z, _ in unnamed}:
-            whole, got = self._settled_whole.get(z), self._settled_conf.get(z)
-            if whole is None or got is None:
+            got = self._settled_conf.get(z)
+            if got is None or got.whole is None:
                 continue
             cap = self.cfg.min_confidence if got.unread else 1.0
-            out[z] = [(c, min(p, cap)) for c, p in whole]
+            out[z] = [(c, min(p, cap)) for c, p in got.whole]
         return out
 
     def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
