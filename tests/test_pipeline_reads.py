@@ -1455,6 +1455,129 @@ def test_a_felt_face_the_hand_on_the_display_lacks_yields_to_the_card_it_shows()
             assert s.carried_faces == {}
 
 
+class _MisreadWhile(_SureOf):
+    """The colour detector, but while ``on``, crops shaped ``shape`` (one region's) read ``card`` as
+    ``as_`` at ``conf``."""
+
+    def __init__(self, card: str, as_: str, conf: float, sure: dict[str, float] | None = None) -> None:
+        super().__init__(sure or {})  # every other read at its ``sure`` confidence, else 0.9
+        self.card, self.as_, self.misread_conf = CLASSES.index(card), CLASSES.index(as_), conf
+        self.shape: tuple[int, ...] | None = None
+        self.on = False
+
+    def detect(self, image: np.ndarray) -> Detections:
+        d = ColourDetector.detect(self, image)
+        if not (self.on and image.shape == self.shape):
+            return Detections(
+                d.xyxy, d.class_id, np.array([self.conf.get(lab, 0.9) for lab in d.labels], np.float32)
+            )
+        wrong = d.class_id == self.card
+        return Detections(
+            d.xyxy,
+            np.where(wrong, self.as_, d.class_id),
+            np.where(wrong, self.misread_conf, 0.9).astype(np.float32),
+        )
+
+
+def test_a_set_hand_s_doubtful_face_yields_to_the_card_both_views_read_in_the_hand_seen_whole() -> None:
+    """b82-0014: the dealer's 2d, read 2d on the i-Verify display and in his hand turned up on the
+    felt, was read 2h (0.50) in his high hand once set. A set hand read whole but for one face under
+    0.7 that the hand seen whole lacks, sharing rank or suit with the card of it not read, which both
+    views (the felt and the display) read themselves and surer: that card, said apart (carried, from
+    the display's picture). The felt's own earlier read alone does not (b88-0009: it was as often the
+    wrong one), nor does a read of 0.7 or more."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for display, conf, sure, named in (
+        (True, 0.6, 0.9, "Ts"),
+        (False, 0.6, 0.9, "Th"),
+        (True, 0.75, 0.9, "Th"),
+        # both views' reads less sure than the set hand's misread (b84-0001: As 0.62 on the felt and
+        # the display, Ac 0.68 once set): two views read it so
+        (True, 0.65, 0.6, "Ts"),
+        (False, 0.65, 0.6, "Th"),
+    ):
+        det = _MisreadWhile("Ts", "Th", conf, {"Ts": sure})
+        p = TablePipeline(lay, det, CFG)
+        det.shape = next((r.size[1], r.size[0], 3) for r in p.regions if r.name == "dealer")
+        t = _SlotPanel(lay, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+        assert _run(p, t, 10, 0)[-1].dealer.hand == _HAND  # turned up, read surely; then the display
+        if display:
+            t.header, t.iv_high, t.iv_low = "DEALER", high, low
+            assert _run(p, t, 10, 10)[-1].iverify.high == high
+        det.on = True  # set: the Ts read Th
+        t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(_HAND[:5])]
+        t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(_HAND[5:])]
+        s = _run(p, t, 12, 20)[-1]
+        assert s.dealer.hand == [] and s.dealer.low == low
+        assert s.dealer.high == [*_HAND[:4], named], (display, conf)
+        if named == "Ts":
+            assert s.carried_faces == {"dealer.high": ["Ts"]}
+            assert s.carried_from_display == {"dealer.high": ["Ts"]}  # not corroborated by this view
+            assert s.card_confidence["dealer.high"][4] == pytest.approx(min(conf, sure))
+        else:
+            assert s.carried_faces == {}
+
+
+def test_the_hand_the_display_shows_is_kept_while_the_position_s_area_lies_empty() -> None:
+    """b82-0014: the display showed the dealer's hand (2d read 2d) while his cards, face down, were
+    picked up to be turned over, and his area read empty: that had forgotten the hand seen whole (a new
+    hand next), and his high hand's 2d, read 2h (0.50) once set, stood. An area read empty forgets its
+    hand only where the display does not show that position's hand now."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    for header, named in (("DEALER", "Ts"), ("SEAT 1", "Th")):
+        det = _MisreadWhile("Ts", "Th", 0.6)
+        p = TablePipeline(lay, det, CFG)
+        det.shape = next((r.size[1], r.size[0], 3) for r in p.regions if r.name == "dealer")
+        t = _SlotPanel(lay, cards=[("BACK", 685.0 + 70 * i, 205.0) for i in range(7)])
+        assert _run(p, t, 10, 0)[-1].dealer.hand == [BACK] * 7  # (one back per card: the synthetic deck)
+        t.header, t.iv_high, t.iv_low = header, high, low
+        _run(p, t, 10, 10)
+        t.cards = []  # picked up
+        assert _run(p, t, 10, 20)[-1].dealer.hand == []
+        det.on = True  # turned up and set at once: the Ts read Th
+        t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(_HAND[:5])]
+        t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(_HAND[5:])]
+        s = _run(p, t, 12, 30)[-1]
+        assert s.dealer.high == [*_HAND[:4], named] and s.dealer.low == low, header
+
+
+def test_the_weaker_of_two_reads_of_one_face_in_a_set_hand_is_the_card_it_lacks() -> None:
+    """b78-0006: the dealer's hand turned up read As and Ac; set, his low As read Ac at 0.70 beside his
+    high Ac at 0.81. One deck holds each face once and the hand's cards are the ones seen whole: the
+    weaker read, however sure, is the card of that hand missing now that shares its rank or suit,
+    named by the count (no surer than the floor) with the face set aside for FOREIGN-CARD. Without a
+    hand seen whole, or with two such cards missing, the two reads stand."""
+    from vision.pipeline import _missing_twin
+
+    known = dict.fromkeys(["Ac", "Jc", "9c", "8c", "4c", "As", "6s"], 0.8)
+    assert _missing_twin("Ac", known, {"Ac", "Jc", "9c", "8c", "4c", "6s"}) == "As"
+    assert _missing_twin("Ac", None, {"Ac"}) is None
+    assert _missing_twin("Ac", known, {"Ac", "Jc", "9c", "8c", "6s"}) is None  # 4c and As both missing
+    assert _missing_twin("Kd", known, {"Ac", "Jc", "9c", "8c", "4c", "6s"}) is None  # not the hand's
+
+    lay = make_layout()
+    for seen_whole, named in ((True, "Ts"), (False, "As")):
+        det = _MisreadWhile("Ts", "As", 0.75)  # (the Ts shares its suit with the As)
+        p = TablePipeline(lay, det, CFG)
+        det.shape = next((r.size[1], r.size[0], 3) for r in p.regions if r.name == "dealer")
+        det.on = not seen_whole
+        t = SynthTable(lay, cards=[(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)])
+        _run(p, t, 10, 0)
+        det.on = True  # set: the high Ts read As
+        t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(_HAND[:5])]
+        t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(_HAND[5:])]
+        s = _run(p, t, 12, 10)[-1]
+        assert s.dealer.high == [*_HAND[:4], named] and s.dealer.low == _HAND[5:], seen_whole
+        if seen_whole:
+            assert s.counted_faces == {"dealer.high": ["Ts"]}
+            assert s.counted_aside == {"dealer.high": {"As": pytest.approx(0.75)}}
+            assert s.card_confidence["dealer.high"][4] == pytest.approx(CFG.min_confidence)
+        else:
+            assert s.counted_faces == {}
+
+
 def test_a_doubtful_face_shown_surer_elsewhere_is_its_suit_twin() -> None:
     from vision.pipeline import _suit_twin
 

@@ -54,7 +54,12 @@ display, the LCD, each bet circle and payout spot):
    ``TableState.counted_faces``, never surer than ``min_confidence``.
    So is a face read under the review level whose face another position shows read surer and whose
    suit twin the table does not show: it is the twin (``_suit_twin``), the face set aside
-   (``TableState.counted_aside``).
+   (``TableState.counted_aside``). Of two reads of one face in one hand, the weaker, however sure, is
+   the card of the hand seen whole that it lacks now and that shares its rank or suit
+   (``_missing_twin``). A whole hand read but for a face or two under the review level, each sharing
+   rank or suit with a card of the hand seen whole not read now, is that hand where the other view
+   read the card surer, or both views (the felt and the display) read it so (``_felt_misreads``;
+   ``TableState.carried_faces``).
    The i-Verify display's one face not read is named the same two ways. A card that shows its
    paper but prints no index where every face prints one (a spread's bottom or top card, or a card
    on its own, its corner blank or one small mark: the Joker of dondorf or tigullio) is read as the
@@ -75,7 +80,7 @@ import dataclasses
 import itertools
 import logging
 import os
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -1062,6 +1067,19 @@ def _suit_twin(
     return None if twin in shown else twin
 
 
+def _missing_twin(label: str, known: dict[str, float] | None, shown: set[str]) -> str | None:
+    """The card the weaker of two reads of ``label`` in one hand is, whatever that read: where the
+    hand seen whole (``known``) holds ``label`` and exactly one card sharing its rank or its suit that
+    the table (``shown``: every face it shows, this hand's too) does not show, that card. One deck holds
+    each face once (seed 002 rule 5.1), and the hand's cards are the ones seen whole. b78-0006 (seed
+    78, 720p): the dealer's hand turned up read As and Ac; set, his low As read Ac at 0.70 beside his
+    high Ac at 0.81, for four moments. Else None."""
+    if known is None or label not in known or label == "Jk":
+        return None
+    fits = [c for c in known if c not in shown and c != "Jk" and (c[0] == label[0] or c[1] == label[1])]
+    return fits[0] if len(fits) == 1 else None
+
+
 def _on_box(box: np.ndarray, reads: Detections) -> np.ndarray:
     """Which of ``reads`` lie on ``box``: each sharing half the smaller of the two boxes' area."""
     if not len(reads):
@@ -1403,6 +1421,9 @@ class TablePipeline:
         # (``_recheck_display``)
         self._known_version: dict[str, int] = {}
         self._known_on_felt: dict[str, bool] = {}
+        # per card region, each card of its hand seen whole with the views that read it so themselves (True:
+        # the felt, False: the i-Verify display), not named by inference there (``_felt_misreads``)
+        self._known_views: dict[str, dict[str, frozenset[bool]]] = {}
         self._display_read_at: tuple[str | None, int] = (None, 0)
         self._display_read_t: float | None = None  # when the display last showed a hand, read
         self._blank_read_t: float | None = None  # when a new picture of the display was last read blank
@@ -1718,7 +1739,12 @@ class TablePipeline:
         # the hand seen whole as it stood before a second look: a look not taken leaves it so
         # (``_remember_hand`` keeps what every read of the region shows)
         before = (
-            (self._known_hand.get(name), self._known_version.get(name), self._known_on_felt.get(name))
+            (
+                self._known_hand.get(name),
+                self._known_version.get(name),
+                self._known_on_felt.get(name),
+                self._known_views.get(name),
+            )
             if any(z.looking for z in todo)
             else None
         )
@@ -1865,8 +1891,13 @@ class TablePipeline:
         at 0.64, an injected 6c at seat 5 at 0.75-0.80): the FOREIGN-CARD review item stands, the
         dealer's hand is read wrong. The surer read may be this hand's own (its other area, or another
         card of one area): the face set aside then stands in this hand, and FOREIGN-CARD makes the same
-        review item of it (a player's copy of his own card read as doubtfully as that)."""
-        if not any(lab not in (BACK, "Jk") and c < _TWIN_DOUBT for v in out.values() for _, lab, c in v):
+        review item of it (a player's copy of his own card read as doubtfully as that). Of two reads of
+        one face in this hand, the weaker, however sure, is the card the hand seen whole holds and the
+        table does not show that shares its rank or suit, where there is exactly one (``_missing_twin``)."""
+        faces = [lab for v in out.values() for _, lab, _ in v if lab not in (BACK, "Jk")]
+        if len(set(faces)) == len(faces) and not any(
+            lab not in (BACK, "Jk") and c < _TWIN_DOUBT for v in out.values() for _, lab, c in v
+        ):
             return
         sure = self._sure_elsewhere(region)
         shown = set(self._shown_elsewhere(region))
@@ -1884,6 +1915,8 @@ class TablePipeline:
                 rest.remove(c)
                 surest = max(sure.get(lab, 0.0), *rest) if rest else sure.get(lab, 0.0)
                 twin = _suit_twin(lab, c, {lab: surest}, shown | here, (second or {}).get((z, x)))
+                if twin is None and rest and c < max(rest):
+                    twin = _missing_twin(lab, self._known_hand.get(region), shown | here)
                 if twin is None:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
@@ -1988,22 +2021,34 @@ class TablePipeline:
         cards it last showed."""
         faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if not any(out.values()) and not occluded and not unnamed:  # the cards are gone: a new hand next
-            self._known_hand.pop(region, None)
+            # (unless the i-Verify display shows this position's hand now: the dealer's hand, shown on
+            # the display as his cards were picked up to be turned over, is this round's (b82-0014))
+            if not self._on_display_now(region):
+                self._known_hand.pop(region, None)
+                self._known_views.pop(region, None)
             return None
         if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
             return None
-        if not unnamed and not occluded:
+        last = [self.tracker.value(z) for z in sorted(occluded)]
+        hidden = [str(c) for v in last if isinstance(v, tuple) for c in v]
+        if not unnamed and not hidden and not any(out.get(z) for z in occluded):
+            # (a zone hidden that held no card and shows none hides none of the hand: b82-0014, the
+            # dealer's arm over his emptied hand area as his high hand's 2d, read 2d on the display and
+            # as his hand was turned up, was read 2h)
             self._felt_misreads(region, out)
             faces = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
         if (
             not unnamed
             and not occluded
-            and self._keep_hand(region, faces, [lab for v in out.values() for _, lab, _ in v])
+            and self._keep_hand(
+                region,
+                faces,
+                [lab for v in out.values() for _, lab, _ in v],
+                inferred=self._inferred(out),
+            )
         ):
             return None
         seen = {z: v for z, v in out.items() if z not in occluded}
-        last = [self.tracker.value(z) for z in sorted(occluded)]
-        hidden = [str(c) for v in last if isinstance(v, tuple) for c in v]
         named = _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden)
         if named is None and not occluded:
             named = _carry_in_place(
@@ -2031,20 +2076,30 @@ class TablePipeline:
         return out
 
     def _felt_misreads(self, region: str, out: dict[str, list[tuple[float, str, float]]]) -> None:
-        """The i-Verify display's check on the felt (``_misread_matches``, as ``_display_misreads`` the
-        other way): where the position's hand was last seen whole on the display, a whole hand read here
-        but for one or two faces it lacks, read under ``_DISPLAY_YIELDS``, each sharing rank or suit
-        with a card of it not read here and read surer on the display (by more than ``_FELT_KEEPS``),
-        names those cards, no surer than
-        its own reads, said apart (``carried_faces``). b51-0005 (seed 51, 720p): the dealer's 8d read
-        Td on the felt for 6 s, the display having shown his hand, 8d read surer, a moment before. A
-        card truly switched between the display and the felt, read that weakly, is named as the
-        display showed it, but said apart and under the review level: a finding on it is for review."""
+        """The hand seen whole's check on the felt (``_misread_matches``, as ``_display_misreads`` the
+        display's): a whole hand read here but for one or two faces the hand seen whole lacks, read
+        under ``_DISPLAY_YIELDS``, each sharing rank or suit with a card of it not read here, names those
+        cards, no surer than its own reads, said apart (``carried_faces``, and ``carried_from_display``:
+        this view does not bear them out). The card must be read surer on the display (by more than
+        ``_FELT_KEEPS``) where the display showed the hand last (b51-0005, seed 51, 720p: the dealer's
+        8d read Td on the felt for 6 s, the display having shown his hand, 8d read surer, a moment
+        before); a card that both views, the felt and the display, read so themselves (not named by
+        inference; ``_known_views``) stands however sure each was, and only such a card where the felt
+        showed the hand last (the felt's own earlier read alone was as often wrong as the later one:
+        b88-0009, thirty-ninth session). b84-0001 (seed 84, 720p): the dealer's As, read As 0.62 in his
+        hand turned up and As on the display, was read Ac 0.68 in his high hand once set, for four
+        moments; b84-0000: his 8c, read 8c on both, read Tc 0.62 after he paid a seat. A card truly
+        switched between the views, read that weakly, is named as they showed it, but said apart and
+        under the review level: a finding on it is for review."""
         known = self._known_hand.get(region)
-        if known is None or self._known_on_felt.get(region, True):
+        if known is None:
             return
         read = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
-        fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, known, _FELT_KEEPS)
+        both = {c for c, v in self._known_views.get(region, {}).items() if len(v) == 2}
+        weight = {c: 1.0 if c in both else p for c, p in known.items()}
+        fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, weight, _FELT_KEEPS)
+        if self._known_on_felt.get(region, True) and any(y not in both for y in fix.values()):
+            return
         for z, v in out.items():
             if any(lab in fix for _, lab, _ in v):
                 out[z] = [
@@ -2531,14 +2586,23 @@ class TablePipeline:
             dict(zip(dets.labels, (float(c) for c in dets.confidence), strict=True)),
             cards,
             on_felt=False,
+            inferred=self._inferred(["iverify"]),
         )
 
     def _keep_hand(
-        self, region: str, conf: dict[str, float], cards: Sequence[str], *, on_felt: bool = True
+        self,
+        region: str,
+        conf: dict[str, float],
+        cards: Sequence[str],
+        *,
+        on_felt: bool = True,
+        inferred: Collection[str] = (),
     ) -> bool:
         """Keep ``cards`` as the region's hand seen whole (read at ``conf``) when they are one: a hand's
         number of faces, each once, no back. The same hand again keeps each card at its surest read.
-        ``on_felt``: read in the region itself, not on the i-Verify display. Whether they were kept."""
+        ``on_felt``: read in the region itself, not on the i-Verify display; ``inferred``: the faces
+        among ``cards`` that this view named by inference, not read (carried, counted, a blank corner),
+        which it does not vouch for (``_known_views``). Whether they were kept."""
         if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
             return False
         before = self._known_hand.get(region, {})
@@ -2549,17 +2613,45 @@ class TablePipeline:
             self._known_version[region] = self._known_version.get(region, 0) + 1
             self._known_on_felt[region] = on_felt
         self._known_hand[region] = hand
+        views = self._known_views.get(region, {})
+        self._known_views[region] = {
+            c: views.get(c, frozenset()) | (frozenset() if c in inferred else frozenset({on_felt}))
+            for c in cards
+        }
         return True
 
+    def _on_display_now(self, region: str) -> bool:
+        """Whether the i-Verify display shows the hand of the position ``region`` now (as tracked)."""
+        v = self.tracker.value("iverify")
+        return (
+            isinstance(v, IVerifyReading)
+            and v.visible
+            and bool(v.high or v.low)
+            and _display_region(v.mode, v.seat) == region
+        )
+
+    def _inferred(self, zones: Iterable[str]) -> set[str]:
+        """The faces the latest read of ``zones`` named by inference, not by their reads: carried from a
+        hand seen before, named by the count, or by a blank corner."""
+        return {
+            c
+            for z in zones
+            for named in (self._read_carried, self._read_counted, self._read_blank)
+            for c in named.get(z, ())
+        }
+
     def _restore_known(
-        self, region: str, before: tuple[dict[str, float] | None, int | None, bool | None]
+        self,
+        region: str,
+        before: tuple[dict[str, float] | None, int | None, bool | None, dict[str, frozenset[bool]] | None],
     ) -> None:
         """The region's hand seen whole put back as it was (``_known_hand``, its version, where it was
-        seen), after a read whose reading was not taken."""
-        hand, version, on_felt = before
+        seen, which views read its cards), after a read whose reading was not taken."""
+        hand, version, on_felt, views = before
         _put(self._known_hand, region, hand)
         _put(self._known_version, region, version)
         _put(self._known_on_felt, region, on_felt)
+        _put(self._known_views, region, views)
 
     def _second_looks(self, t: float) -> None:
         """Read a card zone once more when it has held a doubtful reading (a face read under
