@@ -343,6 +343,12 @@ def test_an_unread_box_on_a_read_card_or_at_its_far_corner_is_that_card() -> Non
     # the read card's far corner as seen from a card two places on (union 114 px wide): a card
     assert len(_unread_cards(np.array([[197, 160, 212, 190]], np.float32), reads, PX_PER_MM)) == 1
     assert _unread_cards(np.zeros((0, 4), np.float32), reads, PX_PER_MM).shape == (0, 4)
+    # b86-0000: one index boxed in two slivers overlapping a little (12 x 18 and 5 x 31 px at 1.6 px/mm):
+    # one card; the next card's index 15 % of a card on (15 px), touching this one's box: another
+    slivers = np.array([[183, 236, 195, 254], [192, 238, 197, 269]], np.float32)
+    assert _unread_cards(slivers, Detections.empty(), PX_PER_MM).tolist() == [[183, 236, 195, 254]]
+    spread = np.array([[183, 236, 199, 262], [198, 236, 214, 262]], np.float32)
+    assert len(_unread_cards(spread, Detections.empty(), PX_PER_MM)) == 2
 
 
 def test_the_shipped_detector_loaded_on_first_use_also_gives_its_unread_faces(
