@@ -1558,10 +1558,11 @@ def test_the_weaker_of_two_reads_of_one_face_in_a_set_hand_is_the_card_it_lacks(
     from vision.pipeline import _missing_twin
 
     known = dict.fromkeys(["Ac", "Jc", "9c", "8c", "4c", "As", "6s"], 0.8)
-    assert _missing_twin("Ac", known, {"Ac", "Jc", "9c", "8c", "4c", "6s"}) == "As"
-    assert _missing_twin("Ac", None, {"Ac"}) is None
-    assert _missing_twin("Ac", known, {"Ac", "Jc", "9c", "8c", "6s"}) is None  # 4c and As both missing
-    assert _missing_twin("Kd", known, {"Ac", "Jc", "9c", "8c", "4c", "6s"}) is None  # not the hand's
+    hand = {"Ac", "Jc", "9c", "8c", "4c", "6s"}
+    assert _missing_twin("Ac", known, hand, hand) == "As"
+    assert _missing_twin("Ac", None, {"Ac"}, {"Ac"}) is None
+    assert _missing_twin("Ac", known, hand - {"4c"}, hand - {"4c"}) is None  # 4c and As both missing
+    assert _missing_twin("Kd", known, {*hand, "Kd"}, {*hand, "Kd"}) is None  # not the hand seen whole
 
     lay = make_layout()
     for seen_whole, named in ((True, "Ts"), (False, "As")):

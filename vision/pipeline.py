@@ -1081,14 +1081,15 @@ def _suit_twin(
     return None if twin in shown else twin
 
 
-def _missing_twin(label: str, known: dict[str, float] | None, shown: set[str]) -> str | None:
-    """The card the weaker of two reads of ``label`` in one hand is, whatever that read: where the
-    hand seen whole (``known``) holds ``label`` and exactly one card sharing its rank or its suit that
-    the table (``shown``: every face it shows, this hand's too) does not show, that card. One deck holds
-    each face once (seed 002 rule 5.1), and the hand's cards are the ones seen whole. b78-0006 (seed
-    78, 720p): the dealer's hand turned up read As and Ac; set, his low As read Ac at 0.70 beside his
-    high Ac at 0.81, for four moments. Else None."""
-    if known is None or label not in known or label == "Jk":
+def _missing_twin(label: str, known: dict[str, float] | None, hand: set[str], shown: set[str]) -> str | None:
+    """The card the weaker of two reads of ``label`` in one hand is, whatever that read: where every
+    face the hand shows (``hand``) is one of the hand seen whole (``known``), and that holds exactly
+    one card sharing the face's rank or its suit that the table (``shown``: every face it shows, this
+    hand's too) does not show, that card. One deck holds each face once (seed 002 rule 5.1), and the
+    hand's cards are the ones seen whole. b78-0006 (seed 78, 720p): the dealer's hand turned up read As
+    and Ac; set, his low As read Ac at 0.70 beside his high Ac at 0.81, for four moments. Else None (a
+    hand holding a card not seen whole is another hand, or the same one with a card switched)."""
+    if known is None or label == "Jk" or not hand <= known.keys():
         return None
     fits = [c for c in known if c not in shown and c != "Jk" and (c[0] == label[0] or c[1] == label[1])]
     return fits[0] if len(fits) == 1 else None
@@ -1930,7 +1931,7 @@ class TablePipeline:
                 surest = max(sure.get(lab, 0.0), *rest) if rest else sure.get(lab, 0.0)
                 twin = _suit_twin(lab, c, {lab: surest}, shown | here, (second or {}).get((z, x)))
                 if twin is None and rest and c < max(rest):
-                    twin = _missing_twin(lab, self._known_hand.get(region), shown | here)
+                    twin = _missing_twin(lab, self._known_hand.get(region), here - {BACK}, shown | here)
                 if twin is None:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
