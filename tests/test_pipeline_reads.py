@@ -571,6 +571,27 @@ def test_a_hand_the_iverify_display_showed_whole_names_its_one_face_not_read_on_
     assert s.carried_from_display == {"seat1.high": ["Ts"]}
 
 
+def test_a_face_carried_from_a_hand_the_felt_read_whole_too_is_not_the_display_s_alone() -> None:
+    """b89-0014: the display showed the dealer's hand, then his hand turned up was read whole on the
+    felt (its 3s at 0.62); set, the 3s was found and not read, and carried from the hand seen whole. It
+    had counted as named from the display's picture alone (the display had shown the hand first), so
+    the felt's own earlier read did not corroborate the setting, and a HOUSE-WAY alert became a review
+    item. A carried face is the display's alone only where the felt never read it itself."""
+    lay = make_layout()
+    det = _WithUnread(set())
+    p = TablePipeline(lay, det, CFG)
+    t = SynthTable(lay, header="DEALER", iv_high=_HAND[:5], iv_low=_HAND[5:])
+    assert _run(p, t, 10, 0)[-1].iverify.high == _HAND[:5]
+    t.cards = [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)]  # turned up, read whole
+    assert _run(p, t, 10, 10)[-1].dealer.hand == _HAND
+    t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(_HAND[:5])]
+    t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(_HAND[5:])]
+    det.unread = {"Ts"}
+    s = _run(p, t, 12, 20)[-1]
+    assert s.dealer.high == _HAND[:5] and s.carried_faces == {"dealer.high": ["Ts"]}
+    assert s.carried_from_display == {}
+
+
 def _turned_up(lay: Any, cards: list[str]) -> SynthTable:
     """Seat 1's hand turned up, set: the first five high, the rest low."""
     t = SynthTable(lay)

@@ -2304,10 +2304,16 @@ class TablePipeline:
                 self._suit_twins(r.name, out, _second_faces(dets, zones, img_x, self._guesses))
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
-                from_display = not self._known_on_felt.get(r.name, True)
+                # named from the display's picture alone where the felt never read the card itself in
+                # the hand seen whole (``_known_views``; a card outside it, by where it was seen last):
+                # the felt's own earlier view is a second picture (b89-0014, seed 89, 720p: the dealer's
+                # 3s, read 0.62 in his hand turned up after the display had shown it, carried into his
+                # low hand, had counted as the display's alone)
+                views = self._known_views.get(r.name, {})
+                last = frozenset({self._known_on_felt.get(r.name, True)})
                 for z, card in carried:
                     self._read_carried[z] = (*self._read_carried.get(z, ()), card)
-                    if from_display:
+                    if True not in views.get(card, last):
                         self._read_carried_display[z] = (*self._read_carried_display.get(z, ()), card)
             elif self.cfg.name_by_count and len(unnamed) == 1 and not occluded and not hidden:
                 aside: dict[str, float] = {}
