@@ -1903,8 +1903,9 @@ class TablePipeline:
         (seed 79, 720p): seat 3's As read Ac at 0.62 while the dealer showed his Ac at 0.70-0.79, for
         two moments; b79-0012's dealer 4c read 4s at 0.43 beside seat 1's 4s at 0.73. A real second
         copy read as doubtfully beside its original is named the twin too (b78-0004: the dealer's 6c
-        at 0.64, an injected 6c at seat 5 at 0.75-0.80): the FOREIGN-CARD review item stands, the
-        dealer's hand is read wrong. The surer read may be this hand's own (its other area, or another
+        at 0.64, an injected 6c at seat 5 at 0.75-0.80): the FOREIGN-CARD review item stands (the
+        dealer's 6c, seen whole by the felt and the display, is then named back by ``_felt_misreads``:
+        forty-fifth session). The surer read may be this hand's own (its other area, or another
         card of one area): the face set aside then stands in this hand, and FOREIGN-CARD makes the same
         review item of it (a player's copy of his own card read as doubtfully as that). Of two reads of
         one face in this hand, the weaker, however sure, is the card the hand seen whole holds and the
