@@ -1546,6 +1546,33 @@ def test_a_set_hand_s_doubtful_face_yields_to_the_card_both_views_read_in_the_ha
             assert s.carried_faces == {}
 
 
+def test_a_face_the_count_renamed_and_the_hand_seen_whole_named_back_is_not_the_count_s() -> None:
+    """b78-0004: the dealer's 6c (0.64), renamed 6s by the count beside an injected 6c at seat 5 read
+    surer, is named 6c again from his hand seen whole by both views (``_felt_misreads``): the zone
+    shows the hand's card, carried, and the count's name and the face it set aside are dropped (a
+    state listing a counted face its zone does not hold would mislead every check resting on it)."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    det = _MisreadWhile("Ts", "Ts", 0.6)  # the dealer's Ts read 0.6 on the felt, surely elsewhere
+    p = TablePipeline(lay, det, CFG)
+    det.shape = next((r.size[1], r.size[0], 3) for r in p.regions if r.name == "dealer")
+    det.on = True
+    t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+    _run(p, t, 10, 0)
+    t.cards = [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)]  # turned up, read whole
+    assert _run(p, t, 10, 10)[-1].dealer.hand == _HAND
+    copy = [("Ts", 250.0, 620.0)]  # a second Ts turned up at seat 1, read 0.9
+    t.cards = [*t.cards, *copy]
+    assert _run(p, t, 10, 20)[-1].seat(1).high == ["Ts"]
+    t.cards = [(c, 640.0 + 65 * i, 335.0) for i, c in enumerate(_HAND[:5])]
+    t.cards += [(c, 985.0 + 70 * i, 335.0) for i, c in enumerate(_HAND[5:])] + copy
+    s = _run(p, t, 12, 30)[-1]
+    assert s.dealer.high == _HAND[:5] and s.seat(1).high == ["Ts"]
+    assert s.carried_faces == {"dealer.high": ["Ts"]}
+    assert "dealer.high" not in s.counted_faces and "dealer.high" not in s.counted_aside
+    assert TableState.model_validate_json(s.model_dump_json()) == s
+
+
 def test_the_hand_the_display_shows_is_kept_while_the_position_s_area_lies_empty() -> None:
     """b82-0014: the display showed the dealer's hand (2d read 2d) while his cards, face down, were
     picked up to be turned over, and his area read empty: that had forgotten the hand seen whole (a new

@@ -2123,6 +2123,13 @@ class TablePipeline:
                 ]
                 self._read_carried[z] = tuple(fix[lab] for _, lab, _ in v if lab in fix)
                 self._read_carried_display[z] = self._read_carried[z]  # the display's hand names them
+                # a face the count named this read (``_suit_twins``) and renamed here is the hand's card,
+                # no longer the count's, and what it set aside no longer stands beside it (b78-0004: the
+                # dealer's 6c, renamed 6s beside an injected copy, named 6c again from his hand)
+                counted = tuple(c for c in self._read_counted.get(z, ()) if c not in fix)
+                _put(self._read_counted, z, counted or None)
+                if not counted:
+                    self._read_aside.pop(z, None)
 
     def _card_mask(self, w: _Watch, shape: tuple[int, ...]) -> np.ndarray:
         """The cards of the region's last detection, on its small crop. An index-sized box is grown to
