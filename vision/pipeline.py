@@ -886,12 +886,12 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
             continue
         if len(reads) and float(intersection_area(b, reads.xyxy).max()) >= 0.5 * area:
             continue
-        if kept and float(intersection_area(b, np.stack(kept)).max()) >= 0.5 * area:
-            continue
-        if any(
-            float(intersection_area(b, o[None])[0]) > 0 and _one_index(union_box(b, o), cw, ch) for o in kept
-        ):
-            continue
+        if kept:
+            shared = intersection_area(b, np.stack(kept))
+            if float(shared.max()) >= 0.5 * area:
+                continue
+            if any(a > 0 and _one_index(union_box(b, o), cw, ch) for a, o in zip(shared, kept, strict=True)):
+                continue
         if any(_one_card(union_box(b, o), cw, ch) for o in [*kept, *index_reads]):
             continue
         kept.append(np.asarray(b, np.float32))
@@ -1910,10 +1910,9 @@ class TablePipeline:
         review item of it (a player's copy of his own card read as doubtfully as that). Of two reads of
         one face in this hand, the weaker, however sure, is the card the hand seen whole holds and the
         table does not show that shares its rank or suit, where there is exactly one (``_missing_twin``)."""
-        faces = [lab for v in out.values() for _, lab, _ in v if lab not in (BACK, "Jk")]
-        if len(set(faces)) == len(faces) and not any(
-            lab not in (BACK, "Jk") and c < _TWIN_DOUBT for v in out.values() for _, lab, c in v
-        ):
+        reads = [(lab, c) for v in out.values() for _, lab, c in v if lab not in (BACK, "Jk")]
+        faces = [lab for lab, _ in reads]
+        if len(set(faces)) == len(faces) and all(c >= _TWIN_DOUBT for _, c in reads):
             return
         sure = self._sure_elsewhere(region)
         shown = set(self._shown_elsewhere(region))
