@@ -1424,7 +1424,7 @@ def test_a_card_zone_holding_a_doubtful_read_is_read_once_more_a_second_later() 
         states += _run(p, _turned_up(lay, _HAND), 28, 12)
         assert states[-1].seat(1).high == [*_HAND[:4], "5d" if rule else "Jk"]
         assert det.looks == (3 if rule else 5)  # without it: the Jk confirmed, and looked at again
-        assert sorted(p._known_hand["seat1"]) == sorted([*_HAND[:4], "5d" if rule else "Jk", *_HAND[5:]])
+        assert sorted(p._seen("seat1").hand or {}) == sorted([*_HAND[:4], "5d" if rule else "Jk", *_HAND[5:]])
 
 
 def test_a_display_face_the_hand_on_the_felt_lacks_yields_to_the_card_it_shows() -> None:

@@ -80,7 +80,7 @@ import dataclasses
 import itertools
 import logging
 import os
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -447,6 +447,27 @@ class _ZoneWatch:
     settled_at: float | None = None  # when it settled on its present reading
     looked: int = 0  # the looks its present reading has had (``TablePipeline._second_looks``)
     looking: bool = False  # being read for that second look
+
+
+@dataclass(frozen=True)
+class _SeenWhole:
+    """A card region's position's hand as last seen whole: a read showing a whole hand face up, all
+    named, or the i-Verify display showing it (``TablePipeline._keep_hand``). One record, replaced whole,
+    so that a second look not taken puts it back as it was (``TablePipeline._step``)."""
+
+    # how many times it has changed, and whether the felt (True) or the display showed it last: both
+    # kept when the hand is forgotten (the display's region and that count when the display was last
+    # read: ``TablePipeline._recheck_display``)
+    version: int = 0
+    on_felt: bool = True
+    # each card's surest read (``_carry_known_face``); None: forgotten, the region read empty
+    hand: Mapping[str, float] | None = None
+    # each card with the views that read it so themselves (True: the felt, False: the i-Verify display),
+    # not named by inference there (``TablePipeline._felt_misreads``)
+    views: Mapping[str, frozenset[bool]] = field(default_factory=dict)
+
+
+_NOT_SEEN = _SeenWhole()
 
 
 @dataclass
@@ -901,7 +922,7 @@ def _unread_cards(unread: np.ndarray, reads: Detections, px_per_mm: float) -> np
 def _misread_matches(
     shown: Sequence[str],
     read: dict[str, float],
-    known: dict[str, float],
+    known: Mapping[str, float],
     margin: float = 0.0,
     short: int = 0,
 ) -> dict[str, str]:
@@ -936,7 +957,7 @@ def _misread_matches(
 def _carry_known_face(
     out: dict[str, list[tuple[float, str, float]]],
     lone: list[tuple[str, float]],
-    known: dict[str, float] | None,
+    known: Mapping[str, float] | None,
     hidden: Sequence[str] = (),
 ) -> list[tuple[str, str]] | None:
     """Name the one face a region's read saw but could not name, from the hand the region showed
@@ -1081,7 +1102,9 @@ def _suit_twin(
     return None if twin in shown else twin
 
 
-def _missing_twin(label: str, known: dict[str, float] | None, hand: set[str], shown: set[str]) -> str | None:
+def _missing_twin(
+    label: str, known: Mapping[str, float] | None, hand: set[str], shown: set[str]
+) -> str | None:
     """The card the weaker of two reads of ``label`` in one hand is, whatever that read: where every
     face the hand shows (``hand``) is one of the hand seen whole (``known``), and that holds exactly
     one card sharing the face's rank or its suit that the table (``shown``: every face it shows, this
@@ -1427,18 +1450,8 @@ class TablePipeline:
         self._read_aside: dict[str, tuple[tuple[str, float], ...]] = {}  # what the count set aside (latest)
         self._read_twins: dict[str, tuple[tuple[str, float], ...]] = {}  # TableState.unread_twins (latest)
         self._read_apart: dict[str, tuple[str, ...]] = {}  # a rank's faces lying apart, per zone (latest)
-        # per card region, its position's hand as last seen whole (a read showing a whole hand face up,
-        # all named; or the i-Verify display showing it), each card's surest read (``_carry_known_face``);
-        # forgotten when the region is read empty
-        self._known_hand: dict[str, dict[str, float]] = {}
-        # per card region, how many times its hand seen whole has changed, and whether the felt or the
-        # display showed it last; the display's region and that count when the display was last read
-        # (``_recheck_display``)
-        self._known_version: dict[str, int] = {}
-        self._known_on_felt: dict[str, bool] = {}
-        # per card region, each card of its hand seen whole with the views that read it so themselves (True:
-        # the felt, False: the i-Verify display), not named by inference there (``_felt_misreads``)
-        self._known_views: dict[str, dict[str, frozenset[bool]]] = {}
+        # per card region, its position's hand as last seen whole (``_seen``)
+        self._seen_whole: dict[str, _SeenWhole] = {}
         self._display_read_at: tuple[str | None, int] = (None, 0)
         self._display_read_t: float | None = None  # when the display last showed a hand, read
         self._blank_read_t: float | None = None  # when a new picture of the display was last read blank
@@ -1753,16 +1766,8 @@ class TablePipeline:
         name = w.region.name
         # the hand seen whole as it stood before a second look: a look not taken leaves it so
         # (``_remember_hand`` keeps what every read of the region shows)
-        before = (
-            (
-                self._known_hand.get(name),
-                self._known_version.get(name),
-                self._known_on_felt.get(name),
-                self._known_views.get(name),
-            )
-            if any(z.looking for z in todo)
-            else None
-        )
+        looking = any(z.looking for z in todo)
+        seen_before = self._seen_whole.get(name, _NOT_SEEN) if looking else None
         values = self._read(w, image, t, on_arm=arm, cut_backs=cut)
         if values is None:  # the reader saw a cover that has not lain long enough to count
             for z in todo:
@@ -1816,9 +1821,9 @@ class TablePipeline:
                 # not named on the second look), and so does the hand seen whole before it
                 z.looking = z.recheck = False
                 z.changed_since, z.agree, z.last = None, 0, z.settled_value
-                if before is not None:
-                    self._restore_known(name, before)
-                    before = None
+                if seen_before is not None:
+                    self._seen_whole[name] = seen_before
+                    seen_before = None
                 continue
             if v == z.last:
                 z.agree += 1
@@ -1931,7 +1936,7 @@ class TablePipeline:
                 surest = max(sure.get(lab, 0.0), *rest) if rest else sure.get(lab, 0.0)
                 twin = _suit_twin(lab, c, {lab: surest}, shown | here, (second or {}).get((z, x)))
                 if twin is None and rest and c < max(rest):
-                    twin = _missing_twin(lab, self._known_hand.get(region), here - {BACK}, shown | here)
+                    twin = _missing_twin(lab, self._seen(region).hand, here - {BACK}, shown | here)
                 if twin is None:
                     continue
                 v[i] = (x, twin, min(c, self.cfg.min_confidence))
@@ -2039,8 +2044,7 @@ class TablePipeline:
             # (unless the i-Verify display shows this position's hand now: the dealer's hand, shown on
             # the display as his cards were picked up to be turned over, is this round's (b82-0014))
             if not self._on_display_now(region):
-                self._known_hand.pop(region, None)
-                self._known_views.pop(region, None)
+                self._seen_whole[region] = dataclasses.replace(self._seen(region), hand=None, views={})
             return None
         if not faces or (occluded and any(z in occluded for z, _ in unnamed)):
             return None
@@ -2064,7 +2068,7 @@ class TablePipeline:
         ):
             return None
         seen = {z: v for z, v in out.items() if z not in occluded}
-        named = _carry_known_face(seen, unnamed, self._known_hand.get(region), hidden)
+        named = _carry_known_face(seen, unnamed, self._seen(region).hand, hidden)
         if named is None and not occluded:
             named = _carry_in_place(
                 seen, unnamed, self._settled_cards(unnamed), self._shown_elsewhere(region)
@@ -2099,21 +2103,22 @@ class TablePipeline:
         ``_FELT_KEEPS``) where the display showed the hand last (b51-0005, seed 51, 720p: the dealer's
         8d read Td on the felt for 6 s, the display having shown his hand, 8d read surer, a moment
         before); a card that both views, the felt and the display, read so themselves (not named by
-        inference; ``_known_views``) stands however sure each was, and only such a card where the felt
+        inference; ``_SeenWhole.views``) stands however sure each was, and only such a card where the felt
         showed the hand last (the felt's own earlier read alone was as often wrong as the later one:
         b88-0009, thirty-ninth session). b84-0001 (seed 84, 720p): the dealer's As, read As 0.62 in his
         hand turned up and As on the display, was read Ac 0.68 in his high hand once set, for four
         moments; b84-0000: his 8c, read 8c on both, read Tc 0.62 after he paid a seat. A card truly
         switched between the views, read that weakly, is named as they showed it, but said apart and
         under the review level: a finding on it is for review."""
-        known = self._known_hand.get(region)
+        seen = self._seen(region)
+        known = seen.hand
         if known is None:
             return
         read = {lab: c for v in out.values() for _, lab, c in v if lab != BACK}
-        both = {c for c, v in self._known_views.get(region, {}).items() if len(v) == 2}
+        both = {c for c, v in seen.views.items() if len(v) == 2}
         weight = {c: 1.0 if c in both else p for c, p in known.items()}
         fix = _misread_matches([lab for v in out.values() for _, lab, _ in v], read, weight, _FELT_KEEPS)
-        if self._known_on_felt.get(region, True) and any(y not in both for y in fix.values()):
+        if seen.on_felt and any(y not in both for y in fix.values()):
             return
         for z, v in out.items():
             if any(lab in fix for _, lab, _ in v):
@@ -2312,12 +2317,12 @@ class TablePipeline:
             carried = self._remember_hand(r.name, out, unnamed, occluded)
             if carried is not None:
                 # named from the display's picture alone where the felt never read the card itself in
-                # the hand seen whole (``_known_views``; a card outside it, by where it was seen last):
+                # the hand seen whole (``_SeenWhole.views``; a card outside it, by where it was seen last):
                 # the felt's own earlier view is a second picture (b89-0014, seed 89, 720p: the dealer's
                 # 3s, read 0.62 in his hand turned up after the display had shown it, carried into his
                 # low hand, had counted as the display's alone)
-                views = self._known_views.get(r.name, {})
-                last = frozenset({self._known_on_felt.get(r.name, True)})
+                whole = self._seen(r.name)
+                views, last = whole.views, frozenset({whole.on_felt})
                 for z, card in carried:
                     self._read_carried[z] = (*self._read_carried.get(z, ()), card)
                     if True not in views.get(card, last):
@@ -2406,7 +2411,7 @@ class TablePipeline:
         def renamed(found: Detections, fix: dict[str, str]) -> Detections:
             """``found`` with the misreads ``fix`` names renamed, no surer than the felt read them."""
             ids, conf = found.class_id.copy(), found.confidence.copy()
-            known = self._known_hand[region or ""]
+            known = self._seen(region or "").hand or {}
             for x, y in fix.items():
                 at = ids == CLASSES.index(x)
                 ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
@@ -2453,7 +2458,7 @@ class TablePipeline:
         reading = IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))
         if not w.zones[0].looking or self._surer("iverify", reading):  # else _step keeps the reading before
             self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
-        self._display_read_at = (region, self._known_version.get(region, 0) if region else 0)
+        self._display_read_at = (region, self._seen(region).version if region else 0)
         self._display_read_t = t
         return {"iverify": reading}
 
@@ -2522,8 +2527,7 @@ class TablePipeline:
         display holds nothing found, the card lies there, whatever else was found and not read
         (b47-0006: the dealer's Jk, which prints no index, its blank corner not seen at 720p; a sliver
         of the 8s's far index found and not read)."""
-        region = _display_region(mode, seat)
-        known = self._known_hand.get(region) if region is not None else None
+        known = self._seen(_display_region(mode, seat)).hand
         ub = self._unread_boxes.reshape(-1, 4)
         if known is None or len(shown) != self._hand_size - 1:
             return None
@@ -2554,7 +2558,7 @@ class TablePipeline:
         self, mode: str, seat: int | None, shown: list[str], dets: Detections, short: int = 0
     ) -> dict[str, str]:
         """The display's faces read as faces the position's hand does not hold, each with the card of
-        that hand it shows: where the hand was seen whole on the felt (``_known_on_felt``) and the
+        that hand it shows: where the hand was seen whole on the felt (``_SeenWhole.on_felt``) and the
         display names a whole hand (``shown``, one a slot, each once, no back) but for one or two faces
         the hand lacks, read under ``_DISPLAY_YIELDS``, against as many of its cards not shown; each
         such face is matched to one of them sharing its rank or its suit, read surer on the felt than
@@ -2564,9 +2568,9 @@ class TablePipeline:
         the display, beside his hand turned up and read 3d (0.71) and Kh (0.63), for 4 s. ``short``
         (1): the display names one card fewer than the hand; the card left unmatched is then placed
         where nothing was named (``_display_known_face``), or the match is not taken (``_read``)."""
-        region = _display_region(mode, seat)
-        known = self._known_hand.get(region) if region is not None else None
-        if known is None or not self._known_on_felt.get(region or "", False):
+        seen = self._seen(_display_region(mode, seat))
+        known = seen.hand
+        if known is None or not seen.on_felt:
             return {}
         read: dict[str, float] = {}
         for lab, c in zip(dets.labels, dets.confidence, strict=True):
@@ -2630,23 +2634,27 @@ class TablePipeline:
         number of faces, each once, no back. The same hand again keeps each card at its surest read.
         ``on_felt``: read in the region itself, not on the i-Verify display; ``inferred``: the faces
         among ``cards`` that this view named by inference, not read (carried, counted, a blank corner),
-        which it does not vouch for (``_known_views``). Whether they were kept."""
+        which it does not vouch for (``_SeenWhole.views``). Whether they were kept."""
         if len(cards) != self._hand_size or len(set(cards)) != len(cards) or BACK in cards:
             return False
-        before = self._known_hand.get(region, {})
+        seen = self._seen(region)
+        before = seen.hand or {}
         hand = {c: conf[c] for c in cards}
         if before.keys() == hand.keys():
             hand = {c: max(p, before[c]) for c, p in hand.items()}
         else:
-            self._known_version[region] = self._known_version.get(region, 0) + 1
-            self._known_on_felt[region] = on_felt
-        self._known_hand[region] = hand
-        views = self._known_views.get(region, {})
-        self._known_views[region] = {
-            c: views.get(c, frozenset()) | (frozenset() if c in inferred else frozenset({on_felt}))
+            seen = dataclasses.replace(seen, version=seen.version + 1, on_felt=on_felt)
+        views = {
+            c: seen.views.get(c, frozenset()) | (frozenset() if c in inferred else frozenset({on_felt}))
             for c in cards
         }
+        self._seen_whole[region] = dataclasses.replace(seen, hand=hand, views=views)
         return True
+
+    def _seen(self, region: str | None) -> _SeenWhole:
+        """The hand of the position ``region`` as last seen whole (``_NOT_SEEN`` where none was, or no
+        position)."""
+        return self._seen_whole.get(region, _NOT_SEEN) if region is not None else _NOT_SEEN
 
     def _on_display_now(self, region: str) -> bool:
         """Whether the i-Verify display shows the hand of the position ``region`` now (as tracked)."""
@@ -2667,19 +2675,6 @@ class TablePipeline:
             for named in (self._read_carried, self._read_counted, self._read_blank)
             for c in named.get(z, ())
         }
-
-    def _restore_known(
-        self,
-        region: str,
-        before: tuple[dict[str, float] | None, int | None, bool | None, dict[str, frozenset[bool]] | None],
-    ) -> None:
-        """The region's hand seen whole put back as it was (``_known_hand``, its version, where it was
-        seen, which views read its cards), after a read whose reading was not taken."""
-        hand, version, on_felt, views = before
-        _put(self._known_hand, region, hand)
-        _put(self._known_version, region, version)
-        _put(self._known_on_felt, region, on_felt)
-        _put(self._known_views, region, views)
 
     def _second_looks(self, t: float) -> None:
         """Read a card zone once more when it has held a doubtful reading (a face read under
@@ -2765,13 +2760,9 @@ class TablePipeline:
                 and t - self._display_read_t >= looks[n] - (looks[n - 1] if n else 0.0)
             ):
                 self._display_looked, self._display_looks, timed = v, n + 1, True
-            known = self._known_hand.get(region)
-            version = (region, self._known_version.get(region, 0))
-            if (
-                known is not None
-                and self._known_on_felt.get(region, False)
-                and version != self._display_read_at
-            ):
+            seen = self._seen(region)
+            known, version = seen.hand, (region, seen.version)
+            if known is not None and seen.on_felt and version != self._display_read_at:
                 self._display_read_at = version
                 felt = sorted([*v.high, *v.low]) != sorted(known)
         if not (timed or felt):
