@@ -236,3 +236,25 @@ def test_the_display_s_faces_not_found_empty_slots_and_cut_off_cards_are_not_jok
     # a star small enough is still a blank corner (tigullio's Joker), an index is not
     img, found, px = _panel(["index"] * 5 + ["star", "index"])
     assert len(blank_slot_cards(img, found, px, geo, 5, 2)) == 1
+
+
+@pytest.mark.parametrize("skin", [(165, 190, 235), (150, 175, 225)])  # the renderer's two lightest tones
+def test_a_light_hand_resting_on_a_lone_card_is_not_taken_for_its_paper(skin: tuple[int, int, int]) -> None:
+    # b91-0003 (seed 91, 720p): seat 1's low Joker turned up, the dealer's hand turning the high hand
+    # over above it, a thumb on the Joker's top edge; the light skin passed the paper test, joined the
+    # card to the arm and the crop's edge, and no card-shaped strip was left: unnamed for a second
+    img = np.zeros((220, 200, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 40, 60, "blank")
+    img[0:72, 70:140] = skin  # the hand, from the crop's edge onto the card's top, clear of its corner
+    assert len(blank_corner_cards(img, Detections(), PX)) == 1
+    img[0:72, 70:140] = 255  # a white cuff there instead: paper reaching the edge, no card found
+    assert len(blank_corner_cards(img, Detections(), PX)) == 0
+
+
+def test_a_skin_coloured_face_in_a_joker_s_picture_is_its_paper() -> None:
+    # b91-0011 (seed 91, 720p): dondorf's Joker, a spread's bottom card, its jester's face in the strip
+    # the next card leaves showing; taken for skin, it cut the strip in two, neither card-high
+    img, dets = _spread("blank")
+    img[110:126, 44:60] = (150, 175, 225)  # a face, 16 x 16 px, in the strip
+    assert len(blank_corner_cards(img, dets, PX)) == 1

@@ -965,6 +965,39 @@ def test_a_card_showing_its_paper_and_no_index_is_read_as_the_joker_but_only_for
         assert [*s.seat(1).high, *s.dealer.low].count("Jk") == 1
 
 
+def test_a_joker_named_by_its_paper_counts_as_a_whole_card_where_the_paper_lies() -> None:
+    """The still arm test takes away the cards found from what reaches into a zone (``_card_mask``). A
+    Joker named by its paper is boxed at its top-left corner, and an index-sized box is grown about its
+    centre: half the card was left out and, changed from back to face, counted as arm. b91-0003 (seed
+    91, 720p): seat 1's low Joker, turned up beside the dealer's hand resting on the high hand, 35 % of
+    the zone so counted (over ``zone_occlusion_fraction``), unnamed for a second. The card is the one
+    whose paper was found, lying right of and below its corner."""
+    from vision.card_body import CARD_MM
+
+    lay = make_layout()
+    t = _WithPaperCards(lay, cards=[("Kd", 760, 620)])
+    t.paper = [(250, 620, False)]
+    p = TablePipeline(lay, _SureOf({}), CFG)
+    seen: dict[str, tuple[np.ndarray, Any]] = {}
+    read = p._read
+
+    def keep(w: Any, *a: Any, **k: Any) -> Any:
+        out = read(w, *a, **k)
+        seen[w.region.name] = (p._last_boxes.copy(), w)
+        return out
+
+    p._read = keep  # type: ignore[method-assign]
+    assert _run(p, t, 10, 0)[-1].seat(1).high == ["Jk"]
+    (box,), w = seen["seat1"]
+    card = np.array(CARD_MM) * w.region.px_per_mm
+    assert box[2:] - box[:2] == pytest.approx(card, abs=0.5)  # a card, not its corner
+    crop = w.region.rectify(t.frame(9), 1.0)
+    paper = crop.min(axis=2) >= 240
+    x0, y0, x1, y1 = np.round(box).astype(int)
+    inside = np.count_nonzero(paper[y0:y1, x0:x1])
+    assert inside >= 0.97 * np.count_nonzero(paper) and inside >= 0.9 * (x1 - x0) * (y1 - y0)
+
+
 class _SlotPanel(SynthTable):
     """A seat's setting on the i-Verify display as the renderer lays it out: one row of whole white
     cards in the layout's slots (``IVerifySlots``, 1 px per mm: the panel is 420 x 300 mm) on the dark

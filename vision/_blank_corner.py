@@ -7,7 +7,8 @@ card's paper: in a spread hand the bottom card shows a strip of white left of th
 index, the top card shows whole.
 
 ``blank_corner_cards`` finds card-white paper in a card region's crop that no card found explains
-(each found card explains a card-sized rectangle at its index), keeps what is card-high, filled and
+(each found card explains a card-sized rectangle at its index; a hand's light skin is not paper, a
+picture's skin-coloured face is), keeps what is card-high, filled and
 sits against a found card as a spread's bottom or top card (or lies whole on its own), and looks at
 where that card's top-left index would be printed. Ink there shorter than ``_INDEX_INK`` of a card's
 height (no rank over a suit: nothing, or a star), with no box found starting at that corner (nor,
@@ -31,6 +32,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision._skin import skin_mask
 from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED
 from vision.detections import BACK_CLASS, Detections
 from vision.layout import IVerifySlots
@@ -45,6 +47,7 @@ _INDEX_INK = 0.14
 _INK_DARKER, _INK_CHROMA = 15, 18  # ink: this much darker than the paper (L*), or this colourful
 _ABUT = 0.08  # a strip this close (card widths / heights) to a found card sits against it
 _FILL = 0.8  # share of its bounding box a strip of paper must fill
+_HAND = 0.25  # a skin-coloured blob this big (of a card's area) is a hand, not paper (``_hand``)
 # an i-Verify slot shows a card: paper rows spanning this share of a card's height, this share paper
 _CARD_SHOWN, _CARD_PAPER = 0.8, 0.4
 
@@ -57,12 +60,19 @@ class _Page:
     worked out only when a box is asked about: most reads find no strip and ask nothing."""
 
     def __init__(self, crop: np.ndarray) -> None:
+        self._crop = crop
         lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
         self.light = lab[..., 0]
         grey = np.full(self.light.shape, 128, np.uint8)
         self.chroma = cv2.max(cv2.absdiff(lab[..., 1], grey), cv2.absdiff(lab[..., 2], grey))
         self.paper = np.asarray((self.light > 170) & (self.chroma < 25))
         self._level: float | None = None
+
+    def drop_hand(self, px: float) -> None:
+        """Paper less a hand's skin (``_hand``: skin-coloured blobs of ``px`` pixels or more); the
+        paper's level worked out again when next asked."""
+        self.paper = self.paper & ~_hand(self._crop, px)
+        self._level = None
 
     def ink_height(self, box: np.ndarray) -> float:
         """How high (px) the ink in xyxy ``box`` is: from its first row to its last with two inked
@@ -80,6 +90,22 @@ class _Page:
         ink = _edges_out(ink)
         rows = np.flatnonzero(ink.sum(axis=1) >= 2)
         return float(rows[-1] - rows[0] + 1) if len(rows) else 0.0
+
+
+def _hand(crop: np.ndarray, px: float) -> np.ndarray:
+    """The skin of a hand in ``crop``: skin-coloured blobs (``vision._skin.skin_mask``) of at least
+    ``px`` pixels. A light hand passes the paper's light-and-grey test, and fingers resting on a card
+    joined it to the arm's blob, no card-shaped strip left (b91-0003, seed 91, 720p: seat 1's low
+    Joker, turned up beside the dealer's hand resting on the high hand, unnamed for a second). A
+    picture's face is no hand: dondorf's Joker shows its jester's in a spread's strip (b91-0011)."""
+    skin = skin_mask(crop).astype(np.uint8)
+    if cv2.countNonZero(skin) < px:
+        return np.zeros(skin.shape, bool)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= px
+    big[0] = False  # the background
+    out: np.ndarray = big[labels]
+    return out
 
 
 def _edges_out(ink: np.ndarray) -> np.ndarray:
@@ -162,9 +188,13 @@ def blank_corner_cards(
         explained[y0:y1, x0:x1] = True
     k = max(3, round(0.08 * cw)) | 1  # wider than a printed line on the felt, narrower than a strip
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    strips = cv2.morphologyEx((page.paper & ~explained).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    if cv2.countNonZero(strips) < _FILL * (0.12 * cw) * (0.8 * ch):
-        return np.zeros((0, 4), np.float32)  # too little paper left for the smallest strip (most reads)
+    least = _FILL * (0.12 * cw) * (0.8 * ch)
+    for hand in (False, True):  # a hand's skin is taken out only where the paper is worth looking at
+        if hand:
+            page.drop_hand(_HAND * cw * ch)
+        strips = cv2.morphologyEx((page.paper & ~explained).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        if cv2.countNonZero(strips) < least:
+            return np.zeros((0, 4), np.float32)  # too little paper left for the smallest strip (most reads)
     n, _, stats, _ = cv2.connectedComponentsWithStats(strips, connectivity=4)
     out: list[list[float]] = []
     for i in range(1, n):

@@ -91,6 +91,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards, empty_slots
 from vision._blas import one_blas_thread
+from vision._skin import skin_mask
 from vision._still_memory import StillMemory
 from vision._view_watch import ViewWatch
 from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED, at_opposite_corners
@@ -1374,12 +1375,6 @@ def _cut_backs(dets: Detections, crop: np.ndarray) -> list[bool]:
     return [bool(v) for v in (dets.class_id == BACK_CLASS) & (left | top | right | bottom)]
 
 
-def _skin_mask(bgr: np.ndarray) -> np.ndarray:
-    ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
-    y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
-    return np.asarray((y > 50) & (cr >= 138) & (cr <= 175) & (cb >= 80) & (cb <= 130))
-
-
 def _display_region(mode: str, seat: int | None) -> str | None:
     """The card region of the position whose hand the i-Verify display shows (``IVerifyReading``'s
     mode and seat): ``dealer``, ``seatN``, or None (blank)."""
@@ -2144,7 +2139,8 @@ class TablePipeline:
         dealer's fingers resting on the high hand; its bottom index grown about its centre left the
         card's top half, changed from back to face and joined to the hand's blob, counted as arm (39 %
         of the zone, over ``zone_occlusion_fraction``), and the card was read only once the hand had
-        gone, a second later."""
+        gone, a second later. A Joker named by its paper is boxed whole where that paper lies (``_read``;
+        b91-0003, seat 1's low Joker: grown about its corner's centre, 35 % of the zone was arm)."""
         mask = np.zeros(shape[:2], np.uint8)
         h, wd = shape[:2]
         cw, ch = np.array(CARD_MM) * w.region.px_per_mm * w.scale
@@ -2162,7 +2158,7 @@ class TablePipeline:
         return mask > 0
 
     def _occluder(self, bgr: np.ndarray) -> np.ndarray:
-        m = _skin_mask(bgr) if self.cfg.skin else np.zeros(bgr.shape[:2], bool)
+        m = skin_mask(bgr) if self.cfg.skin else np.zeros(bgr.shape[:2], bool)
         for c in self.cfg.sleeve_bgr:
             m |= np.abs(bgr.astype(np.int16) - np.array(c, np.int16)).max(axis=2) <= self.cfg.sleeve_tolerance
         return m
@@ -2267,7 +2263,11 @@ class TablePipeline:
                 ub = self._unread_boxes
                 on = [float(intersection_area(b, jokers).max()) >= 0.3 * _area(b) for b in ub]
                 self._unread_boxes = ub[~np.array(on, bool)] if len(ub) else ub
-            self._last_boxes = dets.xyxy
+            self._last_boxes = dets.xyxy.copy()
+            if len(jokers):  # a Joker named by its paper: the card lies where that paper was found
+                size = np.array(CARD_MM, np.float32) * r.px_per_mm
+                at = jokers[:, :2] - np.array(INDEX_INSET, np.float32) * size  # the card's top-left corner
+                self._last_boxes[len(dets) - len(jokers) :] = np.column_stack([at, at + size])
             centres = card_centres(crop, dets, r.px_per_mm)
             zones = [
                 None if out else z for z, out in zip(r.assign(centres), _outside(centres, crop), strict=True)
