@@ -1,7 +1,7 @@
 """Skin: the colour test shared by the occluder finder (``vision.pipeline``) and the paper finder
 (``vision._blank_corner``). A hand's light skin is as light as card paper and nearly as grey by the
 paper's own test (the renderer's two lightest tones, L* 192-205, chroma 19-20 against the paper's 1-5),
-so paper is card-white and not skin."""
+so paper is card-white and not a hand (``vision._blank_corner._hand``: a picture's face stays paper)."""
 
 from __future__ import annotations
 
