@@ -2411,7 +2411,7 @@ class TablePipeline:
         def renamed(found: Detections, fix: dict[str, str]) -> Detections:
             """``found`` with the misreads ``fix`` names renamed, no surer than the felt read them."""
             ids, conf = found.class_id.copy(), found.confidence.copy()
-            known = self._seen(region or "").hand or {}
+            known = self._seen(region).hand or {}
             for x, y in fix.items():
                 at = ids == CLASSES.index(x)
                 ids[at], conf[at] = CLASSES.index(y), np.minimum(conf[at], known[y])
@@ -2458,7 +2458,7 @@ class TablePipeline:
         reading = IVerifyReading(True, head.mode, head.seat, tuple(high), tuple(low))
         if not w.zones[0].looking or self._surer("iverify", reading):  # else _step keeps the reading before
             self._hand_on_display(head.mode, head.seat, [*high, *low], dets)
-        self._display_read_at = (region, self._seen(region).version if region else 0)
+        self._display_read_at = (region, self._seen(region).version)
         self._display_read_t = t
         return {"iverify": reading}
 
