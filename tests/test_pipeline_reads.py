@@ -1008,6 +1008,9 @@ class _SlotPanel(SynthTable):
     blank: str = ""
     inked: str = ""
     other: tuple[str, str] = ("", "")  # (card, face): that face's index also in the card's top-right corner
+    pictured: tuple[
+        int, ...
+    ] = ()  # the slots whose card also shows a picture (another face's, read the same)
 
     def _iv_panel(self, w: int, h: int) -> np.ndarray:
         import cv2
@@ -1027,6 +1030,8 @@ class _SlotPanel(SynthTable):
                 p[top + 25 : top + 55, x + 15 : x + 40] = 120  # the picture, away from the corners
             else:
                 p[top + 3 : top + 20, x + 3 : x + 13] = (20, 20, 20) if card == self.inked else PALETTE[card]
+            if i in self.pictured:
+                p[top + 30 : top + 50, x + 20 : x + 35] = (40, 40, 200)
             if card == self.other[0]:
                 p[top + 3 : top + 20, x + round(cw) - 13 : x + round(cw) - 3] = PALETTE[self.other[1]]
         return p
@@ -1735,13 +1740,13 @@ class _DoubtfulLeftmost(ColourDetector):
     """The colour detector, the leftmost card of each face in ``doubt`` read at ``conf``, the rest at
     0.9: two cards of one face in one crop, one read with doubt."""
 
-    def __init__(self, doubt: set[str], conf: float) -> None:
+    def __init__(self, doubt: set[str], conf: float, others: float = 0.9) -> None:
         super().__init__()
-        self.doubt, self.doubt_conf = doubt, conf
+        self.doubt, self.doubt_conf, self.others = doubt, conf, others
 
     def detect(self, image: np.ndarray) -> Detections:
         d = super().detect(image)
-        c = np.full(len(d), 0.9, np.float32)
+        c = np.full(len(d), self.others, np.float32)
         for lab in self.doubt:
             at = np.flatnonzero(np.array(d.labels, dtype=object) == lab)
             if len(at) > 1:
@@ -1766,6 +1771,61 @@ def test_the_weaker_of_two_reads_of_one_face_in_one_hand_takes_its_suit_twin() -
         -1
     ]
     assert s.seat(1).high == ["Kd"] and s.seat(1).low == ["Kd"] and s.counted_faces == {}
+
+
+def test_the_weaker_of_two_reads_of_one_face_on_the_display_takes_its_suit_twin() -> None:
+    """b99-0000 (seed 99, 720p): the dealer's 2h read 2d at 0.67 on the i-Verify display beside his 2d
+    read 0.72, for two moments, before his hand was turned up. The display shows one position's hand,
+    and one deck holds each face once: two cards read as one face that are not one picture are a
+    misread, and the weaker is named its twin by the count, the face set aside, as on the felt. Where
+    the two lie in one hand (both high), either named so shows the same hand, and no margin is asked
+    (b80-0009: the surer of the two was the misread); across the high and low hands the weaker is named
+    only where the other is surer by the margin. One picture drawn twice is a second copy: as read."""
+    lay = make_layout()
+    high, low = ["As", "Kd", "Qh", "Jc", "Kd"], ["9h", "2c"]  # the dealer's Kh read Kd: another picture
+    t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+    t.pictured = (1,)
+    for doubt, others in ((0.6, 0.9), (0.66, 0.7), (0.75, 0.9)):
+        s = _run(TablePipeline(lay, _DoubtfulLeftmost({"Kd"}, doubt, others), CFG), t, 10, 0)[-1]
+        assert s.iverify.mode == "dealer" and s.iverify.high == ["As", "Kh", "Qh", "Jc", "Kd"]
+        assert s.iverify.low == low
+        assert s.counted_faces == {"iverify": ["Kh"]}
+        assert s.counted_aside == {"iverify": {"Kd": pytest.approx(doubt)}}
+        assert s.read_confidence["iverify"] == pytest.approx(CFG.min_confidence)  # a deduction: no surer
+        assert TableState.model_validate_json(s.model_dump_json()) == s
+    t.pictured = ()  # one picture drawn twice: a second copy of the Kd, left for FOREIGN-CARD
+    s = _run(TablePipeline(lay, _DoubtfulLeftmost({"Kd"}, 0.6), CFG), t, 10, 0)[-1]
+    assert s.iverify.high == high and s.counted_faces == {}
+    # one in the high hand, one in the low: the weaker is named only where the other is surer by the margin
+    high, low = ["As", "Kd", "Qh", "Jc", "Ts"], ["Kd", "2c"]
+    t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+    t.pictured = (1,)
+    for doubt, others, named in ((0.6, 0.9, True), (0.66, 0.7, False)):
+        s = _run(TablePipeline(lay, _DoubtfulLeftmost({"Kd"}, doubt, others), CFG), t, 10, 0)[-1]
+        assert s.iverify.high == (["As", "Kh", "Qh", "Jc", "Ts"] if named else high) and s.iverify.low == low
+        assert s.counted_faces == ({"iverify": ["Kh"]} if named else {}), (doubt, others)
+
+
+def test_two_of_the_display_s_cards_are_one_picture_or_not() -> None:
+    """``same_picture``: one face drawn twice shows the same pixels but for the camera's noise; another
+    face's pips or picture differ. Measured on the rendered display at 1280x720 (the model card)."""
+    from vision._blank_corner import same_picture
+
+    rng = np.random.default_rng(0)
+    panel = np.zeros((70, 200, 3), np.uint8)
+    panel[:] = (70, 30, 10)
+    for x0 in (5, 55, 105):  # three 43 x 60 px cards, 7 px apart
+        panel[4:64, x0 : x0 + 43] = 250
+        panel[8:16, x0 + 3 : x0 + 9] = (30, 30, 200)  # the index
+        panel[20:30, x0 + 17 : x0 + 27] = (30, 30, 200)  # a pip
+    panel[40:50, 122:132] = (30, 30, 200)  # the third card's second pip: another face
+    noisy = np.clip(panel + rng.normal(0, 4, panel.shape), 0, 255).astype(np.uint8)
+    ppm, width = 43 / 54.857142857142854, 54.857142857142854
+    assert same_picture(noisy, [26.0, 76.0], ppm, width) is True
+    assert same_picture(noisy, [6.0, 80.0, 90.0], ppm, width) is True  # two points on one card: two cards
+    assert same_picture(noisy, [26.0, 126.0], ppm, width) is False
+    assert same_picture(noisy, [26.0, 30.0], ppm, width) is None  # one card
+    assert same_picture(noisy, [26.0, 180.0], ppm, width) is None  # the ground: no card there
 
 
 def test_an_index_near_the_crops_edge_is_grown_into_the_card_the_crop_holds() -> None:

@@ -19,7 +19,8 @@ here (the detector's unread boxes count such faces).
 Only a spread's bottom and top cards are looked for: a card with no index in the middle of a spread
 lies under the rectangle of the card left of it (the renderer fans a set hand highest first, so its
 Joker is the bottom card). The i-Verify display shows each card whole in a slot of its own:
-``blank_slot_cards`` looks at the slots nothing was found in.
+``blank_slot_cards`` looks at the slots nothing was found in, and ``same_picture`` tells whether two
+of its cards show one face drawn twice (a face read twice there is a misread or a second copy).
 
 This is a deduction, not a read: ``JOKER_BY_PAPER`` is the confidence given, under
 ``MonitorConfig.review_below`` (0.7), so a finding that rests on it is a review item, never an
@@ -29,6 +30,8 @@ lying square in it; a card at an angle is not filled enough to count, and is lef
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -37,7 +40,14 @@ from vision.card_body import CARD_MM, INDEX_INSET, INDEX_SIZED
 from vision.detections import BACK_CLASS, Detections
 from vision.layout import IVerifySlots
 
-__all__ = ["JOKER_BY_PAPER", "blank_corner_cards", "blank_slot_cards", "empty_slots", "found_card_rects"]
+__all__ = [
+    "JOKER_BY_PAPER",
+    "blank_corner_cards",
+    "blank_slot_cards",
+    "empty_slots",
+    "found_card_rects",
+    "same_picture",
+]
 
 JOKER_BY_PAPER = 0.6  # the confidence of a Joker named by its blank corner (below review_below, 0.7)
 _CORNER = np.array([0.04, 0.015, 0.2, 0.28])  # where an index is printed (xyxy, in card widths / heights)
@@ -50,6 +60,12 @@ _FILL = 0.8  # share of its bounding box a strip of paper must fill
 _HAND = 0.25  # a skin-coloured blob this big (of a card's area) is a hand, not paper (``_hand``)
 # an i-Verify slot shows a card: paper rows spanning this share of a card's height, this share paper
 _CARD_SHOWN, _CARD_PAPER = 0.8, 0.4
+# two of the display's cards are one picture (``same_picture``): laid one on the other within this many
+# pixels, under this share of their pixels differing by this much (0-255, any channel)
+_ALIGN, _PICTURE_SAME, _PICTURE_DIFF = 2, 0.002, 60
+# a panel column with this share of paper or more lies on a card (its margins are paper, its picture
+# may not be); the ground between cards shows none
+_ON_CARD = 0.05
 
 
 class _Page:
@@ -302,3 +318,54 @@ def empty_slots(
         if not (reach > 0.1 * cw).any():
             out.append(float(x0))
     return out
+
+
+def same_picture(
+    panel: np.ndarray, xs: Sequence[float], px_per_mm: float, card_width_mm: float
+) -> bool | None:
+    """Whether the two cards the i-Verify display draws at panel x ``xs`` (a point on a card each, a
+    box's centre: two or more, on two cards) are one picture: one face drawn twice. ``panel``: the
+    display below its header at ``px_per_mm``, its cards ``card_width_mm`` wide. None where the points
+    do not lie on exactly two cards found whole.
+
+    A display draws each face from one picture, so two cards of one face show the same pixels but for
+    the camera's noise, while a face misread as another's rank or suit (a 2h read 2d) shows other pips
+    or another picture. The second card is laid on the first at the shift (up to ``_ALIGN`` px) where
+    they differ least, and they are one picture when under ``_PICTURE_SAME`` of their pixels differ by
+    ``_PICTURE_DIFF`` or more in any channel. Measured on the display at 1280x720 (0.79 px a felt mm,
+    a card 43 px wide): a true second copy (b81-0000's Ad, b86-0005's 2h) 0.0000-0.0005 of its
+    pixels; a misread, the nearest b80-0009's Ad beside an Ah, 0.0067, the others (2d and 2h, 5s and
+    5c, 2c and 2d, Qs and Qc) 0.03-0.10."""
+    cw = card_width_mm * px_per_mm
+    ch = cw * CARD_MM[1] / CARD_MM[0]
+    page = _Page(panel)
+    cards = sorted({c for x in xs if (c := _drawn_card(page, x, cw, ch)) is not None})
+    if len(cards) != 2:
+        return None
+    cuts = [panel[y : y + round(ch), x : x + round(cw)] for x, y in cards]
+    hh, ww = min(c.shape[0] for c in cuts), min(c.shape[1] for c in cuts)
+    if hh < 0.8 * ch or ww < 0.8 * cw:
+        return None  # cut off by the panel's edge
+    a = cuts[0][_ALIGN : hh - _ALIGN, _ALIGN : ww - _ALIGN].astype(np.float32)
+    b = cuts[1][:hh, :ww].astype(np.float32)
+    fit = cv2.matchTemplate(b, a, cv2.TM_SQDIFF)
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    diff = np.abs(a - b[dy : dy + a.shape[0], dx : dx + a.shape[1]]).max(axis=2)
+    return bool((diff >= _PICTURE_DIFF).mean() < _PICTURE_SAME)
+
+
+def _drawn_card(page: _Page, x: float, cw: float, ch: float) -> tuple[int, int] | None:
+    """The top-left corner of the card (``cw`` x ``ch`` pixels) the display draws over panel x ``x``:
+    its left edge where the columns on a card (``_ON_CARD``) nearest left of ``x`` begin after the
+    ground, its top where a row across it is mostly paper (its top margin); None where no card's
+    width of columns on a card begins there."""
+    on = page.paper.mean(axis=0) >= _ON_CARD
+    xa, xb = max(int(x - cw), 0), min(int(x) + 1, len(on))
+    starts = np.flatnonzero(on[xa + 1 : xb] & ~on[xa : xb - 1]) + xa + 1
+    if not len(starts):
+        return None
+    left = int(starts[-1])
+    if on[left : left + round(cw)].mean() < 0.9 or left + 0.9 * cw > len(on):
+        return None
+    rows = np.flatnonzero(page.paper[:, left : left + round(cw)].mean(axis=1) >= 0.5)
+    return (left, int(rows[0])) if len(rows) else None

@@ -60,7 +60,9 @@ display, the LCD, each bet circle and payout spot):
    rank or suit with a card of the hand seen whole not read now, is that hand where the other view
    read the card surer, or both views (the felt and the display) read it so (``_felt_misreads``;
    ``TableState.carried_faces``).
-   The i-Verify display's one face not read is named the same two ways. A card that shows its
+   The i-Verify display's one face not read is named the same two ways, and of two cards of the hand
+   it shows read as one face that are not one picture, the weaker is named as on the felt
+   (``_display_twins``; one picture drawn twice is a second copy). A card that shows its
    paper but prints no index where every face prints one (a spread's bottom or top card, or a card
    on its own, its corner blank or one small mark: the Joker of dondorf or tigullio) is read as the
    Joker at ``vision._blank_corner.JOKER_BY_PAPER`` (0.6: a deduction, so a finding resting on it is
@@ -80,7 +82,7 @@ import dataclasses
 import itertools
 import logging
 import os
-from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -89,7 +91,13 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision._blank_corner import JOKER_BY_PAPER, blank_corner_cards, blank_slot_cards, empty_slots
+from vision._blank_corner import (
+    JOKER_BY_PAPER,
+    blank_corner_cards,
+    blank_slot_cards,
+    empty_slots,
+    same_picture,
+)
 from vision._blas import one_blas_thread
 from vision._skin import skin_mask
 from vision._still_memory import StillMemory
@@ -1097,6 +1105,13 @@ def _suit_twin(
     Tc). The Joker has no twin, and a face is never its own second."""
     if label in (BACK, "Jk") or conf >= _TWIN_DOUBT or sure.get(label, 0.0) <= conf + _TWIN_MARGIN:
         return None
+    return _other_face(label, second, shown)
+
+
+def _other_face(label: str, second: str | None, shown: Collection[str]) -> str | None:
+    """The face a misread of ``label`` is (``_suit_twin``): its read's second likeliest face
+    (``second``) where the table does not show it (``shown``), else its suit twin where the table does
+    not show that; else None."""
     if second is not None and second not in (BACK, label, *shown):
         return second
     twin = label[0] + _TWIN_SUIT[label[1]]
@@ -2394,6 +2409,10 @@ class TablePipeline:
             high, low = setting(dets)
         if joker is not None and "Jk" in (*high, *low):
             self._read_blank["iverify"] = ("Jk",)
+        if self.cfg.name_by_count and region is not None:
+            twins = self._display_twins(crop[y0:], dets, high, low, region, setting, r.px_per_mm)
+            if twins is not None:
+                dets, (high, low) = twins, setting(twins)
         self._display_found = (np.concatenate([dets.xyxy, self._unread_boxes.reshape(-1, 4)]), crop.shape[1])
 
         def placed(found: Detections, one: Detections | None) -> Detections | None:
@@ -2426,7 +2445,7 @@ class TablePipeline:
             with_it = placed(dets, one)
             if one is not None and with_it is not None:
                 dets, (high, low) = with_it, setting(with_it)
-                named_by["iverify"] = (one.labels[0],)
+                named_by["iverify"] = (*named_by.get("iverify", ()), one.labels[0])
                 named_one = True
                 break
         renamed_to: tuple[str, ...] = ()
@@ -2510,6 +2529,93 @@ class TablePipeline:
         if not len(jokers):
             return None
         return Detections(jokers[:1] / zoom, np.full(1, JOKER_CLASS), np.full(1, JOKER_BY_PAPER, np.float32))
+
+    def _display_twins(
+        self,
+        panel: np.ndarray,
+        dets: Detections,
+        high: list[str],
+        low: list[str],
+        region: str,
+        setting: Callable[[Detections], tuple[list[str], list[str]]],
+        px_per_mm: float,
+    ) -> Detections | None:
+        """``dets`` with one card of a face the display names twice in the hand it shows (``high`` and
+        ``low``, one a slot) renamed where the two cards are not one picture (``same_picture``: one of
+        the two reads is a misread, not a second copy), as ``_suit_twins`` names a hand's on the felt:
+        the likeliest other face of its reads (the display's ``detect_with_guesses``) or else its suit
+        twin, where neither this hand nor another position (``region``'s others) shows it; by the count
+        (``TableState.counted_faces``, the face set aside in ``TableState.counted_aside``), never surer
+        than ``min_confidence``. One deck holds each face once (seed 002 rule 5.1), and the display
+        shows one position's hand (seed 000 rule 5a). Where the two lie in one hand (both high, or both
+        low), which of them is renamed does not change the hand shown, and the surer is not always the
+        right one (b80-0009: the display's Ad read Ah at 0.70 beside the Ah read 0.67): the weaker is
+        renamed, by the likeliest other face of both cards' reads. Across the high and low hands the
+        weaker is renamed, by its own reads, only where the other is surer by more than
+        ``_TWIN_MARGIN``. The card renamed is the detections of that face (one card's corner indices,
+        or one) whose renaming leaves the display naming the face once and the new face once
+        (``setting`` picks a slot's card). b99-0000 (seed 99, 720p): the dealer's 2h read 2d at 0.67 on
+        the display beside his 2d read 0.72, for two moments. A true second copy (b81-0000's injected
+        Ad, b86-0005's 2h) is one picture and stays a face named twice. None where nothing is renamed.
+        """
+        shown = [*high, *low]
+        faces = [c for c in shown if c not in (BACK, "Jk")]
+        twice = sorted({c for c in faces if faces.count(c) > 1})
+        if not twice:
+            return None
+        table = {*self._shown_elsewhere(region), *shown}
+        width = self.layout.iverify_slots.card_width_mm
+        out: Detections | None = None
+        for face in twice:
+            cur = dets if out is None else out
+            at = [i for i, lab in enumerate(cur.labels) if lab == face]
+            if same_picture(panel, [float(cur.centers[i, 0]) for i in at], px_per_mm, width) is not False:
+                continue  # one face drawn twice (a second copy: FOREIGN-CARD's), or not told
+            one_hand = high.count(face) > 1 or low.count(face) > 1
+            best: tuple[float, Detections, str] | None = None  # the weaker card's read, renamed, its name
+            for n in range(1, len(at)):
+                for part in itertools.combinations(at, n):
+                    weak = max(float(cur.confidence[i]) for i in part)
+                    if best is not None and weak >= best[0]:
+                        continue
+                    if not one_hand and max(float(cur.confidence[i]) for i in at if i not in part) <= (
+                        weak + _TWIN_MARGIN
+                    ):
+                        continue
+                    name = _other_face(
+                        face, self._display_guess(cur, at if one_hand else list(part), face), table
+                    )
+                    if name is None:
+                        continue
+                    ids, conf = cur.class_id.copy(), cur.confidence.copy()
+                    ids[list(part)] = CLASSES.index(name)
+                    conf[list(part)] = np.minimum(conf[list(part)], self.cfg.min_confidence)
+                    renamed = Detections(cur.xyxy, ids, conf)
+                    got = setting(renamed)
+                    want = [*shown]
+                    want[want.index(face)] = name
+                    if sorted([*got[0], *got[1]]) == sorted(want):
+                        best = (weak, renamed, name)
+            if best is not None:
+                weak, out, name = best
+                shown[shown.index(face)] = name
+                table.add(name)
+                self._count_named("iverify", name, {face: weak})
+        return out
+
+    def _display_guess(self, dets: Detections, cards: list[int], face: str) -> str | None:
+        """The surest of the display's guesses (``detect_with_guesses``) lying on any of ``dets``'s
+        boxes ``cards`` that names a face other than ``face``; None where there is none."""
+        guesses = self._guesses
+        if guesses is None or not len(guesses):
+            return None
+        on = np.zeros(len(guesses), bool)
+        for i in cards:
+            on |= _on_box(dets.xyxy[i], guesses)
+        other = np.flatnonzero(on & (np.array(guesses.labels, dtype=object) != face))
+        if not len(other):
+            return None
+        return str(guesses.labels[int(other[np.argmax(guesses.confidence[other])])])
 
     def _display_known_face(
         self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
