@@ -1806,6 +1806,52 @@ def test_the_weaker_of_two_reads_of_one_face_on_the_display_takes_its_suit_twin(
         assert s.counted_faces == ({"iverify": ["Kh"]} if named else {}), (doubt, others)
 
 
+class _DisplayReadsAs(ColourDetector):
+    """The colour detector, on the i-Verify panel (a crop mostly its dark ground) reading the face
+    ``card`` as ``as_`` at ``conf``, ``card`` its second likeliest face (``detect_with_guesses``),
+    while ``on``; elsewhere, and after, as drawn."""
+
+    def __init__(self, card: str, as_: str, conf: float) -> None:
+        super().__init__()
+        self.card, self.as_, self.conf, self.on = card, as_, conf, True
+
+    def detect_with_guesses(self, image: np.ndarray) -> tuple[Detections, np.ndarray, Detections, Detections]:
+        d = self.detect(image)
+        panel = (np.abs(image.astype(np.int16) - (70, 30, 10)).max(axis=2) <= 8).mean() > 0.2
+        at = np.array(d.labels, dtype=object) == self.card
+        if not (self.on and panel and at.any()):
+            return d, np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
+        ids, conf = d.class_id.copy(), d.confidence.copy()
+        ids[at], conf[at] = CLASSES.index(self.as_), self.conf
+        guesses = Detections(
+            d.xyxy[at], np.full(int(at.sum()), CLASSES.index(self.card)), np.full(int(at.sum()), 0.2)
+        )
+        return Detections(d.xyxy, ids, conf), np.zeros((0, 4), np.float32), Detections.empty(), guesses
+
+
+def test_a_display_reading_a_face_of_which_the_count_named_is_read_again_once_the_felt_shows_the_hand() -> (
+    None
+):
+    """b99-0000: the display's 2h, read 2d beside the 2d, was named by its second face (``_display_twins``);
+    a reading naming a face by the count is not kept as a view of the hand, and the display was not
+    read again once the dealer's hand lay whole on the felt (its reading was that hand), so it never
+    vouched for his 3s, read 3c on the felt 12 s on and kept so. It is read again then, as a reading
+    that is not the hand is."""
+    lay = make_layout()
+    cfg = PipelineConfig(analyse_fps=None, iverify_early_look_s=0, iverify_second_look_s=0)  # no timed looks
+    high, low = _HAND[:5], _HAND[5:]
+    det = _DisplayReadsAs("Ts", "Kd", 0.6)  # the display's Ts read Kd beside the Kd: another picture
+    p = TablePipeline(lay, det, cfg)
+    t = _SlotPanel(lay, header="DEALER", iv_high=high, iv_low=low)
+    s = _run(p, t, 10, 0)[-1]
+    assert s.iverify.high == high and s.counted_faces == {"iverify": ["Ts"]}
+    det.on = False  # the display as the detector reads it next
+    t.cards = [(c, 685.0 + 70 * i, 205.0) for i, c in enumerate(_HAND)]  # the hand turned up, read whole
+    s = _run(p, t, 14, 10)[-1]
+    assert s.dealer.hand == _HAND and s.iverify.high == high and s.iverify.low == low
+    assert s.counted_faces == {}  # read again, as drawn: no face named by the count
+
+
 def test_two_of_the_display_s_cards_are_one_picture_or_not() -> None:
     """``same_picture``: one face drawn twice shows the same pixels but for the camera's noise; another
     face's pips or picture differ. Measured on the rendered display at 1280x720 (the model card)."""

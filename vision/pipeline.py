@@ -2832,7 +2832,8 @@ class TablePipeline:
         after a change coarser than the ones after: b45-0014's dealer 3d read 3h at 0.61 as the display
         changed, 3d at 0.77 two seconds on; the early look: seed 64's display Qh not named and Jc read Jh,
         each for a moment, gone), and when the hand it shows has since been seen whole on the felt and the
-        display's reading is not that hand. The display is read when its picture changes, and it shows the
+        display's reading is not that hand, or names a face of it by the count. The display is read when
+        its picture changes, and it shows the
         dealer's house way for seconds while the dealer turns his cards up beside it: what the felt then shows
         (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47, 720p): the
         dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up on the felt holding
@@ -2870,7 +2871,12 @@ class TablePipeline:
             known, version = seen.hand, (region, seen.version)
             if known is not None and seen.on_felt and version != self._display_read_at:
                 self._display_read_at = version
-                felt = sorted([*v.high, *v.low]) != sorted(known)
+                # a reading a face of which the count named (``_display_twins``) is not a view of the hand
+                # (``_hand_on_display``): read again as one that is not that hand (b99-0000: the display's
+                # 2h, named by its twin, never vouched for the dealer's 3s, read 3c on the felt 12 s on)
+                got = self._settled_conf.get("iverify")
+                counted = got is not None and got.value == v and bool(got.counted)
+                felt = counted or sorted([*v.high, *v.low]) != sorted(known)
         if not (timed or felt):
             return
         for w in self._watch:
