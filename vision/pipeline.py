@@ -1151,16 +1151,28 @@ def _second_faces(
     out: dict[tuple[str, float], str] = {}
     if guesses is None or not len(guesses) or not len(dets):
         return out
-    labels = np.array(guesses.labels, dtype=object)
     for i, (box, label) in enumerate(zip(dets.xyxy, dets.labels, strict=True)):
         z = zones[i]
         if z is None or label == BACK:
             continue
-        on = _on_box(box, guesses)
-        other = np.flatnonzero(on & (labels != label))
-        if len(other):
-            out[(z, float(img_x[i]))] = str(labels[other[np.argmax(guesses.confidence[other])]])
+        other = _surest_other(box[None], label, guesses)
+        if other is not None:
+            out[(z, float(img_x[i]))] = other
     return out
+
+
+def _surest_other(boxes: np.ndarray, label: str, guesses: Detections | None) -> str | None:
+    """The surest of ``guesses`` lying on any of ``boxes`` (xyxy) that names a face other than
+    ``label``; None where there is none (or no guesses are reported)."""
+    if guesses is None or not len(guesses):
+        return None
+    on = np.zeros(len(guesses), bool)
+    for box in boxes:
+        on |= _on_box(box, guesses)
+    other = np.flatnonzero(on & (np.array(guesses.labels, dtype=object) != label))
+    if not len(other):
+        return None
+    return str(guesses.labels[int(other[np.argmax(guesses.confidence[other])])])
 
 
 _V = TypeVar("_V")
@@ -2541,23 +2553,22 @@ class TablePipeline:
         px_per_mm: float,
     ) -> Detections | None:
         """``dets`` with one card of a face the display names twice in the hand it shows (``high`` and
-        ``low``, one a slot) renamed where the two cards are not one picture (``same_picture``: one of
-        the two reads is a misread, not a second copy), as ``_suit_twins`` names a hand's on the felt:
-        the likeliest other face of its reads (the display's ``detect_with_guesses``) or else its suit
-        twin, where neither this hand nor another position (``region``'s others) shows it; by the count
-        (``TableState.counted_faces``, the face set aside in ``TableState.counted_aside``), never surer
-        than ``min_confidence``. One deck holds each face once (seed 002 rule 5.1), and the display
-        shows one position's hand (seed 000 rule 5a). Where the two lie in one hand (both high, or both
-        low), which of them is renamed does not change the hand shown, and the surer is not always the
-        right one (b80-0009: the display's Ad read Ah at 0.70 beside the Ah read 0.67): the weaker is
+        ``low``, one a slot) renamed where the two cards are not one picture (``same_picture``: one of the
+        two reads is a misread, not a second copy), as ``_suit_twins`` names a hand's on the felt: the
+        likeliest other face of its reads (``_surest_other`` of the display's ``detect_with_guesses``) or
+        else its suit twin, where neither this hand nor another position (``region``'s others) shows it;
+        by the count (``TableState.counted_faces``, the face set aside in ``TableState.counted_aside``),
+        never surer than ``min_confidence``. One deck holds each face once (seed 002 rule 5.1), and the
+        display shows one position's hand (seed 000 rule 5a). Where the two lie in one hand (both high, or
+        both low), which of them is renamed does not change the hand shown, and the surer is not always
+        the right one (b80-0009: the display's Ad read Ah at 0.70 beside the Ah read 0.67): the weaker is
         renamed, by the likeliest other face of both cards' reads. Across the high and low hands the
-        weaker is renamed, by its own reads, only where the other is surer by more than
-        ``_TWIN_MARGIN``. The card renamed is the detections of that face (one card's corner indices,
-        or one) whose renaming leaves the display naming the face once and the new face once
-        (``setting`` picks a slot's card). b99-0000 (seed 99, 720p): the dealer's 2h read 2d at 0.67 on
-        the display beside his 2d read 0.72, for two moments. A true second copy (b81-0000's injected
-        Ad, b86-0005's 2h) is one picture and stays a face named twice. None where nothing is renamed.
-        """
+        weaker is renamed, by its own reads, only where the other is surer by more than ``_TWIN_MARGIN``.
+        The card renamed is the detections of that face (one card's corner indices, or one) whose renaming
+        leaves the display naming the face once and the new face once (``setting`` picks a slot's card).
+        b99-0000 (seed 99, 720p): the dealer's 2h read 2d at 0.67 on the display beside his 2d read 0.72,
+        for two moments. A true second copy (b81-0000's injected Ad, b86-0005's 2h) is one picture and
+        stays a face named twice. None where nothing is renamed."""
         shown = [*high, *low]
         faces = [c for c in shown if c not in (BACK, "Jk")]
         twice = sorted({c for c in faces if faces.count(c) > 1})
@@ -2582,9 +2593,8 @@ class TablePipeline:
                         weak + _TWIN_MARGIN
                     ):
                         continue
-                    name = _other_face(
-                        face, self._display_guess(cur, at if one_hand else list(part), face), table
-                    )
+                    looked = cur.xyxy[at if one_hand else list(part)]
+                    name = _other_face(face, _surest_other(looked, face, self._guesses), table)
                     if name is None:
                         continue
                     ids, conf = cur.class_id.copy(), cur.confidence.copy()
@@ -2602,20 +2612,6 @@ class TablePipeline:
                 table.add(name)
                 self._count_named("iverify", name, {face: weak})
         return out
-
-    def _display_guess(self, dets: Detections, cards: list[int], face: str) -> str | None:
-        """The surest of the display's guesses (``detect_with_guesses``) lying on any of ``dets``'s
-        boxes ``cards`` that names a face other than ``face``; None where there is none."""
-        guesses = self._guesses
-        if guesses is None or not len(guesses):
-            return None
-        on = np.zeros(len(guesses), bool)
-        for i in cards:
-            on |= _on_box(dets.xyxy[i], guesses)
-        other = np.flatnonzero(on & (np.array(guesses.labels, dtype=object) != face))
-        if not len(other):
-            return None
-        return str(guesses.labels[int(other[np.argmax(guesses.confidence[other])])])
 
     def _display_known_face(
         self, mode: str, seat: int | None, shown: list[str], px_per_mm: float
@@ -2832,14 +2828,13 @@ class TablePipeline:
         after a change coarser than the ones after: b45-0014's dealer 3d read 3h at 0.61 as the display
         changed, 3d at 0.77 two seconds on; the early look: seed 64's display Qh not named and Jc read Jh,
         each for a moment, gone), and when the hand it shows has since been seen whole on the felt and the
-        display's reading is not that hand, or names a face of it by the count. The display is read when
-        its picture changes, and it shows the
-        dealer's house way for seconds while the dealer turns his cards up beside it: what the felt then shows
-        (``_display_known_face``) was not known when the display was read. b47-0006 (seed 47, 720p): the
-        dealer's Jk on the display not named for 4 s, through the 2 s his hand lay face up on the felt holding
-        it. A display read blank is looked at once more the same way (its header alone is read: no detector
-        call): b53-0014 (seed 53, 720p), the display read blank 0.16 s after it began to show seat 5's hand, a
-        frame caught mid-change, and stayed blank for 3.6 s."""
+        display's reading is not that hand, or names a face of it by the count. The display is read when its
+        picture changes, and it shows the dealer's house way for seconds while the dealer turns his cards up
+        beside it: what the felt then shows (``_display_known_face``) was not known when the display was read.
+        b47-0006 (seed 47, 720p): the dealer's Jk on the display not named for 4 s, through the 2 s his hand
+        lay face up on the felt holding it. A display read blank is looked at once more the same way (its
+        header alone is read: no detector call): b53-0014 (seed 53, 720p), the display read blank 0.16 s after
+        it began to show seat 5's hand, a frame caught mid-change, and stayed blank for 3.6 s."""
         v = self.tracker.value("iverify")
         if not isinstance(v, IVerifyReading) or not v.visible:
             return
