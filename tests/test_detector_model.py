@@ -362,3 +362,39 @@ def test_white_balance_greys_the_brightest_pixels_and_only_raises_channels() -> 
     red = np.zeros((40, 40, 3), np.uint8)
     red[:] = (60, 60, 200)
     assert white_balanced(red)[0, 0].tolist() == [90, 90, 200]
+
+
+class _BodySays:
+    """A body reader that reads every window as one made-up row of body probabilities."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        self.row = row
+        self.windows: list[np.ndarray] = []
+
+    def probs(
+        self, image: np.ndarray, boxes: list[np.ndarray], all_boxes: np.ndarray, px: float
+    ) -> np.ndarray:
+        self.windows += [np.asarray(b) for b in boxes]
+        return np.repeat(self.row[None], len(boxes), axis=0)
+
+
+def test_on_whole_cards_a_sure_index_is_turned_to_the_suit_its_card_s_pips_show() -> None:
+    """``_suit_by_pips``: both corners of a display's 3h read 3d at 0.77 are weighed by the body cut
+    below the top-left one, sure of hearts: each turns to 3h and is marked weighed (named no surer
+    than the body look); a court read is left as it was."""
+    det = load_detector(tile=True)
+    code = {c: i for i, c in enumerate(CLASSES)}
+    body_row = np.full(54, 1e-3, np.float32)
+    body_row[code["3h"]], body_row[code["3d"]] = 0.9, 0.03
+    det._body = _BodySays(body_row / body_row.sum())  # type: ignore[assignment]
+    col = {int(c): j for j, c in enumerate(det._cls_names)}
+    probs = np.full((3, len(det._cls_names)), 1e-3, np.float32)
+    for i, (read, second) in enumerate((("3d", "3h"), ("3d", "3h"), ("Qc", "Qs"))):
+        probs[i, col[code[read]]], probs[i, col[code[second]]] = 0.77, 0.15
+    boxes = np.array([[5, 5, 15, 30], [60, 90, 70, 115], [80, 5, 90, 30]], np.float32)
+    cut_below = np.array([0, 0, 2])  # the bottom-right corner is weighed by its card's top-left window
+    weighed = np.zeros(3, bool)
+    det._suit_by_pips(np.zeros((120, 100, 3), np.uint8), boxes, cut_below, probs, weighed, 0.8)
+    names = [CLASSES[int(det._cls_names[j])] for j in probs.argmax(1)]
+    assert names == ["3h", "3h", "Qc"] and weighed.tolist() == [True, True, False]
+    assert [b.tolist() for b in det._body.windows] == [boxes[0].tolist(), boxes[2].tolist()]  # one a card

@@ -912,6 +912,47 @@ def test_a_detector_that_reads_card_bodies_is_told_each_zone_s_card_scale() -> N
     assert regions["cards"].px_per_mm == pytest.approx(CFG.card_px_per_mm)
 
 
+class _ReadsWholeCards(_SureOf):
+    """The colour detector, saying it reads card bodies and whole cards: it records, per call, the
+    image's width and whether it was told the cards lie whole."""
+
+    reads_card_bodies = reads_whole_cards = True
+
+    def __init__(self) -> None:
+        super().__init__({})
+        self.whole: list[tuple[int, bool]] = []
+
+    def detect_with_guesses(
+        self, image: np.ndarray, card_px_per_mm: float | None = None, whole_cards: bool = False
+    ) -> tuple[Detections, np.ndarray, Detections, Detections]:
+        self.whole.append((image.shape[1], whole_cards))
+        return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
+
+
+def test_the_detector_is_told_the_i_verify_display_s_cards_lie_whole_and_the_felt_s_do_not() -> None:
+    """The display draws its cards whole, side by side, so every pip face's suit there is weighed by
+    its body (``OnnxCardDetector.detect_with_guesses``' ``whole_cards``); on the felt a spread covers
+    most of each card, and only a doubtful index is."""
+    lay = make_layout()
+    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
+    t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
+    det = _ReadsWholeCards()
+    s = _run(TablePipeline(lay, det, CFG), t, 8, 0)[-1]
+    assert s.seat(1).high == ["As", "Kd"] and s.iverify.high == ["As", "Kd", "Qh", "Jc", "Ts"]
+    told = {w for _, w in det.whole}
+    assert told == {True, False}
+    from vision.zones import build_regions
+
+    regions = {
+        r.kind: r
+        for r in build_regions(
+            lay, margin_mm=CFG.crop_margin_mm, px_per_mm=CFG.px_per_mm, card_px_per_mm=CFG.card_px_per_mm
+        )
+    }
+    card_widths = {r.size[0] for r in regions.values() if r.kind == "cards"}
+    assert {whole for width, whole in det.whole if width in card_widths} == {False}  # the felt's zones
+
+
 class _WithPaperCards(SynthTable):
     """The synthetic table with white cards the colour detector does not see: ``paper`` (table x, y
     of the centre, and whether an index is printed in the top-left corner)."""

@@ -39,6 +39,7 @@ from vision.card_body import (
     index_colour_weights,
     index_ink,
     ink_colours,
+    pip_suit_weights,
 )
 from vision.detections import (
     BACK_CLASS,
@@ -1313,6 +1314,12 @@ class OnnxCardDetector:
         """Whether ``detect_with_unread`` looks at the card body of a doubtful index (``body_look``)."""
         return self._body is not None
 
+    @property
+    def reads_whole_cards(self) -> bool:
+        """Whether ``detect_with_guesses`` takes ``whole_cards`` (the suit of every pip face read by its
+        body, where the cards lie whole: the i-Verify display)."""
+        return self._body is not None
+
     def detect_with_unread(
         self, image: np.ndarray, card_px_per_mm: float | None = None
     ) -> tuple[Detections, np.ndarray]:
@@ -1335,20 +1342,22 @@ class OnnxCardDetector:
         return found, unread, rivals
 
     def detect_with_guesses(
-        self, image: np.ndarray, card_px_per_mm: float | None = None
+        self, image: np.ndarray, card_px_per_mm: float | None = None, whole_cards: bool = False
     ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         """``detect_with_rivals``, and each face index's two likeliest faces by its final read
         (``_index_guesses``), for every index named or left unread: what one read under the floor
-        may be, for the count (``vision.pipeline._name_by_count``)."""
+        may be, for the count (``vision.pipeline._name_by_count``). ``whole_cards``: the image shows
+        its cards whole, side by side, none over another (the i-Verify display), so every pip face's
+        suit is weighed by its body too, however sure its index (``_suit_by_pips``)."""
         if self.scales is not None or self.rotations:
             return self.detect(image), np.zeros((0, 4), np.float32), Detections.empty(), Detections.empty()
         _check_image(image)
-        found, unread, rivals, guesses = self._detect_at(image, self.upscale, card_px_per_mm)
+        found, unread, rivals, guesses = self._detect_at(image, self.upscale, card_px_per_mm, whole_cards)
         merged = merge_index_corners(found, self.merge_distance, unread, card_px_per_mm)
         return merged, unread, rivals, guesses
 
     def _detect_at(
-        self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None
+        self, image: np.ndarray, scale: float, card_px_per_mm: float | None = None, whole_cards: bool = False
     ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         import cv2
 
@@ -1370,7 +1379,7 @@ class OnnxCardDetector:
                 [shown.shape[1] / looked.shape[1], shown.shape[0] / looked.shape[0]] * 2, np.float32
             )
         body_px = card_px_per_mm * scale if card_px_per_mm else None
-        found, unread, rivals, guesses = self._read_indices(shown, xyxy, cls, score, body_px)
+        found, unread, rivals, guesses = self._read_indices(shown, xyxy, cls, score, body_px, whole_cards)
         if scale != 1.0:
             found, rivals, guesses = (
                 Detections(d.xyxy / scale, d.class_id, d.confidence) for d in (found, rivals, guesses)
@@ -1459,11 +1468,14 @@ class OnnxCardDetector:
         cls: np.ndarray,
         score: np.ndarray,
         body_px_per_mm: float | None = None,
+        whole_cards: bool = False,
     ) -> tuple[Detections, np.ndarray, Detections, Detections]:
         """Stage 2: read every index box found by stage 1; backs pass through. Also the boxes of the
         indices not read (``detect_with_unread``), the two faces of each of them the narrow look
         left contested (``_rival_reads``), and each face index's two likeliest faces
-        (``_index_guesses``). ``body_px_per_mm``: the image's card scale, for the body look."""
+        (``_index_guesses``). ``body_px_per_mm``: the image's card scale, for the body look;
+        ``whole_cards``: the cards lie whole (``detect_with_guesses``), their pips weigh every pip
+        face's suit."""
 
         backs = Detections(
             xyxy[cls == _DET_BACK],
@@ -1540,6 +1552,8 @@ class OnnxCardDetector:
                     image, boxes, window[more], more, probs, narrow_top, contested, body_px_per_mm
                 )
                 weighed[more] = True
+            if whole_cards:
+                self._suit_by_pips(image, boxes, window, probs, weighed, body_px_per_mm)
         cap = np.ones(len(boxes), np.float32)
         joined: list[list[int]] = []  # the corners read as one card
         others = other_corners(boxes, pairs) if pairs else {}
@@ -1601,6 +1615,36 @@ class OnnxCardDetector:
         colours = ink_colours(image, cards, boxes, body_px_per_mm)
         probs[doubt] = fuse(probs[doubt], body, self._cls_names, colours)
         contested[doubt] &= ~_body_settles(probs[doubt], narrow_top[doubt], body, self._cls_names)
+
+    def _suit_by_pips(
+        self,
+        image: np.ndarray,
+        boxes: np.ndarray,
+        cut_below: np.ndarray,
+        probs: np.ndarray,
+        weighed: np.ndarray,
+        body_px_per_mm: float,
+    ) -> None:
+        """Every index read as a pip face, however surely, weighed in ``probs`` by the suit its card's
+        body shows (``vision.card_body.pip_suit_weights``; the body cut below the index ``cut_below``
+        names, the card's top-left one), where the cards lie whole (the i-Verify display). Its index
+        there is a few pixels and its pips large: seed 81's display 2h read 2d (0.54), seed 100's 3h
+        read 3d (0.77) and Ad read Ah (0.50), each beside a body sure of the truth (0.91-0.94). A read
+        the body turns to the other suit is marked ``weighed``: named no surer than ``body_look``."""
+        assert self._body is not None
+        faces = self._cls_names[probs.argmax(1)]
+        rows = np.flatnonzero(faces < 52)
+        if not len(rows):
+            return
+        cuts, each = np.unique(cut_below[rows], return_inverse=True)  # a card's corners share its body
+        body = self._body.probs(image, [boxes[i] for i in cuts], boxes, body_px_per_mm)[each.reshape(-1)]
+        w = pip_suit_weights(body, faces[rows])[:, self._cls_names]
+        if (w == 1).all():
+            return
+        fused = probs[rows] * w
+        fused /= np.maximum(fused.sum(axis=1, keepdims=True), 1e-12)
+        weighed[rows[fused.argmax(1) != probs[rows].argmax(1)]] = True
+        probs[rows] = fused
 
     def _pair_corners(
         self,

@@ -371,25 +371,33 @@ class _LazyDetector:
     def reads_card_bodies(self) -> bool:
         return bool(getattr(self._loaded(), "reads_card_bodies", False))
 
+    @property
+    def reads_whole_cards(self) -> bool:
+        return bool(getattr(self._loaded(), "reads_whole_cards", False))
+
     def detect_with_guesses(
-        self, image: np.ndarray, card_px_per_mm: float | None = None
+        self, image: np.ndarray, card_px_per_mm: float | None = None, whole_cards: bool = False
     ) -> tuple[Detections, np.ndarray, Detections, Detections | None]:
-        return _detect_with_guesses(self._loaded(), image, card_px_per_mm)
+        return _detect_with_guesses(self._loaded(), image, card_px_per_mm, whole_cards)
 
 
 def _detect_with_guesses(
-    detector: CardDetector, image: np.ndarray, card_px_per_mm: float | None = None
+    detector: CardDetector, image: np.ndarray, card_px_per_mm: float | None = None, whole_cards: bool = False
 ) -> tuple[Detections, np.ndarray, Detections, Detections | None]:
     """The detector's finds, the boxes of faces it found but could not name, the two faces of each
     of those its reads left contested, and each index's two likeliest faces, as far as it reports
     them (``OnnxCardDetector.detect_with_guesses``, ``detect_with_rivals``, ``detect_with_unread``);
     a detector that does not (a fake, an older one): none, and None for the guesses (not reported).
     ``card_px_per_mm``: the scale ``image`` shows real cards at, for a detector that reads card
-    bodies (``OnnxCardDetector.reads_card_bodies``)."""
+    bodies (``OnnxCardDetector.reads_card_bodies``); ``whole_cards``: ``image`` shows its cards whole,
+    side by side (the i-Verify display), for a detector that reads them so
+    (``OnnxCardDetector.reads_whole_cards``)."""
     bodies = bool(card_px_per_mm) and getattr(detector, "reads_card_bodies", False)
-    kwargs = {"card_px_per_mm": card_px_per_mm} if bodies else {}
+    kwargs: dict[str, Any] = {"card_px_per_mm": card_px_per_mm} if bodies else {}
     with_guesses = getattr(detector, "detect_with_guesses", None)
     if callable(with_guesses):
+        if bodies and whole_cards and getattr(detector, "reads_whole_cards", False):
+            kwargs["whole_cards"] = True
         got: tuple[Detections, np.ndarray, Detections, Detections | None] = with_guesses(image, **kwargs)
         return got
     with_rivals = getattr(detector, "detect_with_rivals", None)
@@ -2217,7 +2225,9 @@ class TablePipeline:
             hook(self._frame, m, (crop.shape[1], crop.shape[0]))
         t0 = time.perf_counter()
         card_scale = zone_card_scale(r.kind, r.px_per_mm * zoom, self.layout.iverify_slots)
-        dets, unread, rivals, guesses = _detect_with_guesses(self.detector, crop, card_scale)
+        dets, unread, rivals, guesses = _detect_with_guesses(
+            self.detector, crop, card_scale, whole_cards=r.kind == "iverify"
+        )
         if zoom != 1.0:
             dets, rivals = (Detections(d.xyxy / zoom, d.class_id, d.confidence) for d in (dets, rivals))
             if guesses is not None:
