@@ -885,25 +885,30 @@ class _ReadsBodies(_SureOf):
         return self.detect(image), np.zeros((0, 4), np.float32)
 
 
-def test_a_detector_that_reads_card_bodies_is_told_each_zone_s_card_scale() -> None:
-    """The body look needs the size a card shows at: a card zone's own (its crop is cut at the card
-    scale), and on the i-Verify panel that of the cards it draws (``iverify_slots.card_width_mm`` of a
-    card's 63.5 mm, at the panel's scale as enlarged for the detector)."""
-    from vision.pipeline import iverify_zoom
+def _felt_and_display_read_by(det: ColourDetector) -> list[Any]:
+    """Seat 1's two cards on the felt and the dealer's hand on the i-Verify display, read by ``det``
+    (both read right); the layout's regions, as the pipeline cuts them."""
     from vision.zones import build_regions
 
     lay = make_layout()
     t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
     t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
-    det = _ReadsBodies()
     s = _run(TablePipeline(lay, det, CFG), t, 8, 0)[-1]
     assert s.seat(1).high == ["As", "Kd"] and s.iverify.high == ["As", "Kd", "Qh", "Jc", "Ts"]
-    regions = {
-        r.kind: r
-        for r in build_regions(
-            lay, margin_mm=CFG.crop_margin_mm, px_per_mm=CFG.px_per_mm, card_px_per_mm=CFG.card_px_per_mm
-        )
-    }
+    return build_regions(
+        lay, margin_mm=CFG.crop_margin_mm, px_per_mm=CFG.px_per_mm, card_px_per_mm=CFG.card_px_per_mm
+    )
+
+
+def test_a_detector_that_reads_card_bodies_is_told_each_zone_s_card_scale() -> None:
+    """The body look needs the size a card shows at: a card zone's own (its crop is cut at the card
+    scale), and on the i-Verify panel that of the cards it draws (``iverify_slots.card_width_mm`` of a
+    card's 63.5 mm, at the panel's scale as enlarged for the detector)."""
+    from vision.pipeline import iverify_zoom
+
+    det = _ReadsBodies()
+    regions = {r.kind: r for r in _felt_and_display_read_by(det)}
+    lay = make_layout()
     panel = regions["iverify"]
     zoom = iverify_zoom(panel.px_per_mm, CFG.card_px_per_mm)
     drawn = panel.px_per_mm * zoom * lay.iverify_slots.card_width_mm / 63.5
@@ -933,23 +938,10 @@ def test_the_detector_is_told_the_i_verify_display_s_cards_lie_whole_and_the_fel
     """The display draws its cards whole, side by side, so every pip face's suit there is weighed by
     its body (``OnnxCardDetector.detect_with_guesses``' ``whole_cards``); on the felt a spread covers
     most of each card, and only a doubtful index is."""
-    lay = make_layout()
-    t = SynthTable(lay, cards=[("As", 250, 620), ("Kd", 330, 620)])
-    t.header, t.iv_high, t.iv_low = "DEALER", ["As", "Kd", "Qh", "Jc", "Ts"], ["9h", "2c"]
     det = _ReadsWholeCards()
-    s = _run(TablePipeline(lay, det, CFG), t, 8, 0)[-1]
-    assert s.seat(1).high == ["As", "Kd"] and s.iverify.high == ["As", "Kd", "Qh", "Jc", "Ts"]
-    told = {w for _, w in det.whole}
-    assert told == {True, False}
-    from vision.zones import build_regions
-
-    regions = {
-        r.kind: r
-        for r in build_regions(
-            lay, margin_mm=CFG.crop_margin_mm, px_per_mm=CFG.px_per_mm, card_px_per_mm=CFG.card_px_per_mm
-        )
-    }
-    card_widths = {r.size[0] for r in regions.values() if r.kind == "cards"}
+    regions = _felt_and_display_read_by(det)
+    assert {w for _, w in det.whole} == {True, False}
+    card_widths = {r.size[0] for r in regions if r.kind == "cards"}
     assert {whole for width, whole in det.whole if width in card_widths} == {False}  # the felt's zones
 
 
