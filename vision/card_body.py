@@ -167,10 +167,11 @@ def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
 # is a few pixels: the body below a pip face's top-left index tells that face's suit from the other of
 # its colour (``pip_suit_weights``) where the two suits' probabilities (summed over ranks) lie at least
 # this far apart, as a share of their sum, and the surer is at least _SUIT_SEEN. Measured on the display
-# at 1280x720 (the forty-eighth session, the display reads of ten of the 720p batches since seed 77,
-# their 2,037 distinct pip-face reads whose body names the read's rank): the right reads' bodies lie
-# under 0.6 against them (0.46 the nearest: a 5c whose body leant to the spade), the suit misreads'
-# at 0.64-0.96 for them (14 of 18: the 2h, 3d, Ad read in the other red suit, the 2c read 2s)
+# at 1280x720 (the forty-eighth session: the display reads of ten of the 720p batches since seed 77 and
+# part of two more, 2,865 distinct pip-face reads whose body names the read's rank): of the 30 misread
+# in the other suit of their colour the body is sure of the truth on 22 (0.64-0.96: the 2h, 3d, Ad read
+# in the other red suit, the 2c read 2s), of the 2,835 read right sure against it on one card (b79-0012's
+# 4c, its body a spade at 0.62 and 0.81); the right reads' bodies nearest against them else 0.51, 0.46
 WHOLE_SUIT_SURE = 0.6
 
 

@@ -1629,7 +1629,7 @@ class OnnxCardDetector:
         body shows (``vision.card_body.pip_suit_weights``; the body cut below the index ``cut_below``
         names, the card's top-left one), where the cards lie whole (the i-Verify display). Its index
         there is a few pixels and its pips large: seed 81's display 2h read 2d (0.54), seed 100's 3h
-        read 3d (0.77) and Ad read Ah (0.50), each beside a body sure of the truth (0.91-0.94). A read
+        read 3d (0.77) and Ad read Ah (0.50), each beside a body sure of the truth (0.89-0.94). A read
         the body turns to the other suit is marked ``weighed``: named no surer than ``body_look``."""
         assert self._body is not None
         faces = self._cls_names[probs.argmax(1)]
