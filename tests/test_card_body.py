@@ -218,32 +218,38 @@ def test_the_index_ink_rules_out_every_face_of_the_other_colour_court_faces_too(
     assert w[0, code["Jk"]] == w[1, code["Jk"]] == w[0, NO_BODY] == 1 and (w[2] == 1).all()
 
 
-def test_a_pip_card_drawn_whole_has_its_suit_told_from_the_other_of_its_colour_by_its_body() -> None:
+def test_a_pip_card_drawn_whole_has_its_suit_told_by_its_body() -> None:
     """The i-Verify display's pips are large where its index is a few pixels (seed 100's 3h read 3d
-    0.77, its body hearts 0.91): where the body reads the face's rank and is sure of one suit of its
-    colour, the other suit weighs the body's odds of it; not a court face, not another rank's body
-    (the next card's), not a body unsure or saying too little."""
+    0.77, its body hearts 0.91; seed 81's As read Ad, its body spades 0.89): where the body reads the
+    face's rank, each suit its surest suit is sure against weighs the body's odds of it; not a court
+    face, not another rank's body (the next card's), not a body unsure or saying too little."""
     from vision.card_body import pip_suit_weights
     from vision.detections import CLASSES
 
     code = {c: i for i, c in enumerate(CLASSES)}
     hearts = _probs({code["3h"]: 0.9, code["3d"]: 0.03})
-    clubs = _probs({code["2c"]: 0.64, code["2s"]: 0.14})  # sure at 0.6 (0.64), not at 0.8
-    torn = _probs({code["5c"]: 0.24, code["5s"]: 0.64})  # 0.45 apart: not sure
+    clubs = _probs({code["2c"]: 0.64, code["2s"]: 0.14, code["2h"]: 0.1, code["2d"]: 0.1})  # sure at 0.6
+    spades = _probs({code["As"]: 0.89, code["Ad"]: 0.04})
+    torn = _probs({code["5c"]: 0.24, code["5s"]: 0.64})  # 0.45 apart: not sure against the club
     faint = _probs({code["7s"]: 0.2, NO_BODY: 0.75})
     court = _probs({code["Qs"]: 0.95})
-    body = np.concatenate([hearts, hearts, clubs, torn, faint, court, hearts])
-    faces = np.array([code[c] for c in ("3d", "3h", "2s", "5c", "7s", "Qc", "9d")])
+    body = np.concatenate([hearts, hearts, clubs, spades, torn, faint, court, hearts])
+    faces = np.array([code[c] for c in ("3d", "3h", "2s", "Ad", "5c", "7s", "Qc", "9d")])
     w = pip_suit_weights(body, faces)
-    odds = hearts[0, 2:52:4].sum() / hearts[0, 1:52:4].sum()  # the suits' probabilities, ranks summed
-    for row in (0, 1):  # read 3d or 3h: the diamonds weigh the body's odds of them, all else 1
-        assert w[row, code["3d"]] == w[row, code["Kd"]] == pytest.approx(odds, rel=0.01)
-        assert odds < 0.05
-        assert w[row, code["3h"]] == w[row, code["3s"]] == w[row, code["3c"]] == w[row, code["Jk"]] == 1
-    assert w[2, code["2s"]] == pytest.approx(clubs[0, 0:52:4].sum() / clubs[0, 3:52:4].sum(), rel=0.01)
-    assert w[2, code["2c"]] == 1
-    assert w[2, code["2h"]] == w[2, code["2d"]] == 1  # the other colour is the ink's to weigh
-    for row in (3, 4, 5, 6):  # unsure; too faint; a court; the body of a three under a nine
+
+    def odds(p: np.ndarray, suit: int, surest: int) -> float:  # the suits' probabilities, ranks summed
+        return float(p[0, suit:52:4].sum() / p[0, surest:52:4].sum())
+
+    for row in (0, 1):  # read 3d or 3h: every suit but hearts weighs its odds, hearts 1
+        assert w[row, code["3d"]] == w[row, code["Kd"]] == pytest.approx(odds(hearts, 2, 1), rel=0.01)
+        assert w[row, code["3s"]] == pytest.approx(odds(hearts, 0, 1), rel=0.01)
+        assert odds(hearts, 0, 1) < 0.05
+        assert w[row, code["3h"]] == w[row, code["Kh"]] == w[row, code["Jk"]] == 1
+    assert w[2, code["2s"]] == pytest.approx(odds(clubs, 0, 3), rel=0.01) and w[2, code["2c"]] == 1
+    assert w[3, code["Ad"]] == pytest.approx(odds(spades, 2, 0), rel=0.01) and w[3, code["As"]] == 1
+    assert w[4, code["5c"]] == w[4, code["5s"]] == 1  # unsure of spade against club: neither weighed
+    for row in (5, 6, 7):  # too faint; a court; the body of a three under a nine
         assert (w[row] == 1).all()
-    index = _probs({code["3d"]: 0.77, code["3h"]: 0.15})
-    assert (index * w[0]).argmax() == code["3h"]
+    for row, read, truth in ((0, "3d", "3h"), (3, "Ad", "As")):
+        index = _probs({code[read]: 0.77, code[truth]: 0.05})
+        assert (index * w[row]).argmax() == code[truth]

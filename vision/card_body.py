@@ -164,14 +164,15 @@ def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
 
 
 # the i-Verify display draws each card whole, its pips as large as a card's on the felt while its index
-# is a few pixels: the body below a pip face's top-left index tells that face's suit from the other of
-# its colour (``pip_suit_weights``) where the two suits' probabilities (summed over ranks) lie at least
-# this far apart, as a share of their sum, and the surer is at least _SUIT_SEEN. Measured on the display
-# at 1280x720 (the forty-eighth session: the display reads of ten of the 720p batches since seed 77 and
-# part of two more, 2,865 distinct pip-face reads whose body names the read's rank): of the 30 misread
-# in the other suit of their colour the body is sure of the truth on 22 (0.64-0.96: the 2h, 3d, Ad read
-# in the other red suit, the 2c read 2s), of the 2,835 read right sure against it on one card (b79-0012's
-# 4c, its body a spade at 0.62 and 0.81); the right reads' bodies nearest against them else 0.51, 0.46
+# is a few pixels: the body below a pip face's top-left index tells that face's suit (``pip_suit_weights``)
+# from another where the two suits' probabilities (summed over ranks) lie at least this far apart, as a
+# share of their sum, and the surer is at least _SUIT_SEEN. Measured on the display at 1280x720 (the
+# forty-eighth session: the display reads of ten of the 720p batches since seed 77 and part of two more,
+# 2,865 distinct pip-face reads whose body names the read's rank): of the 38 misread in another suit
+# the body is sure of the truth against the read on 30 (0.64-0.96: the 2h, 3d, Ad read in the other red
+# suit, the 2c read 2s; three As read Ad, two 3c read 3h, a 9s read 9d), of the 2,835 read right sure
+# against it on one card (b79-0012's 4c, its body a spade at 0.62 and 0.81); the right reads' bodies
+# nearest against them else 0.51, 0.46
 WHOLE_SUIT_SURE = 0.6
 
 
@@ -179,21 +180,22 @@ def pip_suit_weights(body_probs: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """Likelihood weights (N x 54, card codes) from the suit the body of a pip face drawn whole shows
     (the i-Verify display: ``WHOLE_SUIT_SURE``). ``faces``: each window's read (card codes; a court,
     the Joker or "not an index" is left alone). Where the body reads the face's rank (its window is
-    that card's, not the next one's) and is sure of one suit of the face's colour against the other,
-    the other suit's faces weigh the body's odds of it against the surer (under a quarter), all else
-    1: the surer suit is the read's, confirmed, or the other, which the read then takes where the
-    index leant to it at all."""
+    that card's, not the next one's), each suit its surest suit is sure against weighs the body's odds
+    of it against the surest (under a quarter), all else 1: a read turns only where the body is sure
+    against its own suit, and then to the suit the body shows where the index leant to it at all."""
     w = np.ones((len(body_probs), NO_BODY + 1), np.float32)
     rank = body_ranks(body_probs).argmax(axis=1)
+    suits = body_probs[:, :52].reshape(len(body_probs), 13, 4).sum(axis=1)  # s, h, d, c
     for i, face in enumerate(np.asarray(faces, np.int64)):
         if face >= 52 or not _pip_faces[face] or rank[i] != face // 4:
             continue
-        pair = (0, 3) if face % 4 in (0, 3) else (1, 2)  # spade and club, or heart and diamond
-        p = [float(body_probs[i, s:52:4].sum()) for s in pair]
-        if max(p) < _SUIT_SEEN or abs(p[0] - p[1]) < WHOLE_SUIT_SURE * sum(p):
+        p = suits[i]
+        top = int(p.argmax())
+        if p[top] < _SUIT_SEEN:
             continue
-        surer, other = (0, 1) if p[0] > p[1] else (1, 0)
-        w[i, pair[other] : 52 : 4] = p[other] / p[surer]
+        for other in range(4):
+            if other != top and p[top] - p[other] >= WHOLE_SUIT_SURE * (p[top] + p[other]):
+                w[i, other:52:4] = p[other] / p[top]
     return w
 
 
