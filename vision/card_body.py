@@ -48,6 +48,7 @@ __all__ = [
     "INDEX_SIZED",
     "NO_BODY",
     "OPPOSITE_CORNERS",
+    "PIP_FACES",
     "WINDOW_H",
     "WINDOW_W",
     "BodyReader",
@@ -187,7 +188,7 @@ def pip_suit_weights(body_probs: np.ndarray, faces: np.ndarray) -> np.ndarray:
     rank = body_ranks(body_probs).argmax(axis=1)
     suits = body_probs[:, :52].reshape(len(body_probs), 13, 4).sum(axis=1)  # s, h, d, c
     for i, face in enumerate(np.asarray(faces, np.int64)):
-        if face >= 52 or not _pip_faces[face] or rank[i] != face // 4:
+        if not PIP_FACES[face] or rank[i] != face // 4:
             continue
         p = suits[i]
         top = int(p.argmax())
@@ -229,9 +230,10 @@ _RED_SHARE, _BLACK_RED, _BLACK_NEUTRAL = 0.5, 0.05, 0.5
 # a pip face of the other colour than the body's ink keeps this share of its probability
 OTHER_COLOUR = 0.05
 _codes = np.arange(NO_BODY + 1)
-_pip_faces = (_codes < 9 * 4) | ((_codes >= 12 * 4) & (_codes < 13 * 4))  # 2..10 and the ace
-_RED_PIPS = _pip_faces & np.isin(_codes % 4, (1, 2))  # card codes: rank * 4 + suit (s h d c)
-_BLACK_PIPS = _pip_faces & np.isin(_codes % 4, (0, 3))
+# the pip faces, 2..10 and the ace (N = 54, card codes): the faces whose body shows pips, not a picture
+PIP_FACES = (_codes < 9 * 4) | ((_codes >= 12 * 4) & (_codes < 13 * 4))
+_RED_PIPS = PIP_FACES & np.isin(_codes % 4, (1, 2))  # card codes: rank * 4 + suit (s h d c)
+_BLACK_PIPS = PIP_FACES & np.isin(_codes % 4, (0, 3))
 
 
 def ink_colour(window: np.ndarray) -> int:

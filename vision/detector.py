@@ -32,6 +32,7 @@ from vision._still_memory import StillMemory, read_through
 from vision.card_body import (
     CARD_MM,
     OPPOSITE_CORNERS,
+    PIP_FACES,
     BodyReader,
     black_suit_weights,
     body_ranks,
@@ -1633,7 +1634,7 @@ class OnnxCardDetector:
         the body turns to the other suit is marked ``weighed``: named no surer than ``body_look``."""
         assert self._body is not None
         faces = self._cls_names[probs.argmax(1)]
-        rows = np.flatnonzero(faces < 52)
+        rows = np.flatnonzero(PIP_FACES[faces])  # a court's body tells no suit (``pip_suit_weights``)
         if not len(rows):
             return
         cuts, each = np.unique(cut_below[rows], return_inverse=True)  # a card's corners share its body
