@@ -173,7 +173,7 @@ def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
 # the body is sure of the truth against the read on 30 (0.64-0.96: the 2h, 3d, Ad read in the other red
 # suit, the 2c read 2s; three As read Ad, two 3c read 3h, a 9s read 9d), of the 2,835 read right sure
 # against it on one card (b79-0012's 4c, its body a spade at 0.62 and 0.81); the right reads' bodies
-# nearest against them else 0.51, 0.46
+# nearest against them else 0.51, 0.46 (``benchmarks/display_suits.py`` prints these figures)
 WHOLE_SUIT_SURE = 0.6
 
 
