@@ -10,8 +10,8 @@ courts', against the truth.
 but with the display's pip look off (``OnnxCardDetector._suit_by_pips``), so the reads are the index's
 own; on every display read, each face box read as a pip face (2-10, the ace) has its card body read
 (``card_body.onnx``, the window below the box, as the look cuts it) and is matched to the display's
-true card of its rank (of its colour where the display shows two of that rank; skipped where that
-leaves none or two). Distinct reads (clip, truth, read, box, confidence) are counted once.
+true card in the slot the box lies in (the layout's ``iverify_slots``; a box between slots or in an
+empty one is skipped). Distinct reads (clip, truth, read, box, confidence) are counted once.
 
 Prints, over the pip-face reads whose body names the read's rank (its window is that card's): how
 many were right and how many misread in another suit; of the misreads, on how many the body is sure
@@ -22,7 +22,7 @@ turns, right and wrong: the forty-eighth session chose 0.6 on it. Several ``--su
 print a line each, the reads listed for the first only.
 
 Then the display's courts (a court's suit is left to its index there: the body model does not tell
-it), each court box matched to the display's true card of its rank and colour: by deck (as a batch
+it), each court box whose slot holds a court of the rank it was read: by deck (as a batch
 deals its clips without ``--deck``) and true suit, how many were read in each suit, at what
 confidence (quartiles).
 
@@ -45,12 +45,30 @@ sys.path.insert(0, str(ROOT))
 _SUITS = "shdc"  # card codes: rank * 4 + suit
 
 
-def _truth_at(states: list[dict[str, Any]], times: list[float], t: float) -> list[str]:
+def _truth_at(states: list[dict[str, Any]], times: list[float], t: float) -> tuple[list[str], list[str]]:
+    """The display's true high and low hands at ``t``."""
     i = bisect.bisect_right(times, t) - 1
     if i < 0:
-        return []
+        return [], []
     iv = states[i]["iverify"]
-    return [*iv["high"], *iv["low"]]
+    return list(iv["high"]), list(iv["low"])
+
+
+def _slot_card(box: Any, card_px: float, slots: Any, high: list[str], low: list[str]) -> str | None:
+    """The true card in the display's slot a box (in the detector's picture of the panel, x = 0 at its
+    left edge) lies in, by the box's centre; None between slots or in an empty one. ``card_px``: the
+    picture's scale for a real card (the body look's), the panel's own being the drawn card's width to
+    a real one's; ``slots``: the layout's ``iverify_slots`` (the high hand from slot 0, the low from
+    slot 5, after its break)."""
+    from vision.card_body import CARD_MM
+
+    x = (float(box[0]) + float(box[2])) / 2 / (card_px * CARD_MM[0] / slots.card_width_mm)
+    pitch = slots.card_width_mm + slots.gap_mm
+    for j, card in [*enumerate(high), *((5 + k, c) for k, c in enumerate(low))]:
+        left = slots.margin_mm + j * pitch + (slots.low_break_mm if j >= 5 else 0.0)
+        if left <= x <= left + slots.card_width_mm:
+            return str(card)
+    return None
 
 
 def _deck(clip: Path) -> str:
@@ -99,6 +117,7 @@ def _probe(clips: list[Path]) -> list[dict[str, Any]]:
 
     def on_detect(self: Any, r: Any, crop: Any, *a: Any, **k: Any) -> Any:
         now["display"] = r.kind == "iverify"
+        now["slots"] = self.layout.iverify_slots
         try:
             return detect(self, r, crop, *a, **k)
         finally:
@@ -115,15 +134,18 @@ def _probe(clips: list[Path]) -> list[dict[str, Any]]:
         if not (now["display"] and self._body is not None and body_px):
             return got
         found = got[0]
-        shown = _truth_at(now["states"], now["times"], now["t"])
+        high, low = _truth_at(now["states"], now["times"], now["t"])
+
+        def truth(box: Any) -> str | None:
+            return _slot_card(box, body_px, now["slots"], high, low)
+
         court = ~PIP_FACES[found.class_id] & (found.class_id < 52)  # the Joker and the back are neither
         for box, code, conf in zip(
             found.xyxy[court], found.class_id[court], found.confidence[court], strict=True
         ):
-            label = CLASSES[int(code)]
-            same = [c for c in shown if c[0] == label[0] and (c[1] in "sc") == (label[1] in "sc")]
-            if len(same) == 1:
-                rows.append(_row(now, label, float(conf), same[0], box, kind="court"))
+            label, true = CLASSES[int(code)], truth(box)
+            if true is not None and true[0] == label[0]:
+                rows.append(_row(now, label, float(conf), true, box, kind="court"))
         pip = PIP_FACES[found.class_id]
         if not pip.any():
             return got
@@ -131,14 +153,11 @@ def _probe(clips: list[Path]) -> list[dict[str, Any]]:
         for box, code, conf, p in zip(
             found.xyxy[pip], found.class_id[pip], found.confidence[pip], body, strict=True
         ):
-            label = CLASSES[int(code)]
-            same = [c for c in shown if c[0] == label[0]]
-            if len(same) > 1:
-                same = [c for c in same if (c[1] in "sc") == (label[1] in "sc")]
-            if len(same) != 1:
+            label, true = CLASSES[int(code)], truth(box)
+            if true is None:
                 continue
             suits = p[:52].reshape(13, 4).sum(axis=0)
-            row = _row(now, label, float(conf), same[0], box, kind="pip")
+            row = _row(now, label, float(conf), true, box, kind="pip")
             row["suits"] = {s: float(suits[j]) for j, s in enumerate(_SUITS)}
             row["rank"] = "23456789TJQKA"[int(body_ranks(p[None])[0].argmax())]
             rows.append(row)
