@@ -164,16 +164,20 @@ def black_suit_weights(body_probs: np.ndarray) -> np.ndarray:
     return w
 
 
-# the i-Verify display draws each card whole, its pips as large as a card's on the felt while its index
-# is a few pixels: the body below a pip face's top-left index tells that face's suit (``pip_suit_weights``)
-# from another where the two suits' probabilities (summed over ranks) lie at least this far apart, as a
-# share of their sum, and the surer is at least _SUIT_SEEN. Measured on the display at 1280x720 (the
-# forty-eighth session: the display reads of ten of the 720p batches since seed 77 and part of two more,
-# 2,865 distinct pip-face reads whose body names the read's rank): of the 38 misread in another suit
-# the body is sure of the truth against the read on 30 (0.64-0.96: the 2h, 3d, Ad read in the other red
-# suit, the 2c read 2s; three As read Ad, two 3c read 3h, a 9s read 9d), of the 2,835 read right sure
-# against it on one card (b79-0012's 4c, its body a spade at 0.62 and 0.81); the right reads' bodies
-# nearest against them else 0.51, 0.46 (``benchmarks/display_suits.py`` prints these figures)
+# the i-Verify display draws each card whole, its pips as large as a card's on the felt while its index is a
+# few pixels: the body below a pip face's top-left index tells that face's suit (``pip_suit_weights``) from
+# another where the two suits' probabilities (summed over ranks) lie at least this far apart, as a share of
+# their sum, and the surer is at least _SUIT_SEEN. Measured on the display at 1280x720 by
+# ``benchmarks/display_suits.py`` (forty-ninth session; each box matched to the true card of its slot) on
+# the display reads of the ten 720p batches the forty-eighth session chose it on (81, 82, 84, 86, 90, 91,
+# 95, 97, 99, 100): of 2,670 distinct pip-face reads whose body names the read's rank, 35 misread in another
+# suit, the body sure of the truth against the read on 29 (box reads: within the colour 2c/2s 5, 3c read 3s,
+# 2h read 2d 6, 3d/3h 5, Ad read Ah 3; across it 2c read 2d 3, As read Ad 3, 3c read 3h 2, 9s read 9d), on
+# none of the 2,635 read right sure of another suit. Lower, 0.55 names two more (b99-0014's 2c, named right
+# by the display anyway), 0.5 turns two right reads (b81-0007's 2c, its body 0.57 spade; b100-0001's 9c,
+# 0.44 diamond), 0.3 seven; 0.7 names one fewer. (The forty-eighth session's own probe, on parts of two more
+# batches and matching each box by rank and colour, counted 2,865, 38, 30 and one right read turned,
+# b79-0012's 4c: its body a spade at 0.62 and 0.81.)
 WHOLE_SUIT_SURE = 0.6
 
 
