@@ -258,3 +258,21 @@ def test_a_skin_coloured_face_in_a_joker_s_picture_is_its_paper() -> None:
     img, dets = _spread("blank")
     img[110:126, 44:60] = (150, 175, 225)  # a face, 16 x 16 px, in the strip
     assert len(blank_corner_cards(img, dets, PX)) == 1
+
+
+def test_a_lone_joker_a_found_card_s_other_rectangle_lies_over_is_found() -> None:
+    # b84-0011 (seed 84, 720p): the dealer's hand on seat 1's high hand left only its 5c's turned
+    # bottom-left index in view; that index is counted as a card above it and as one below it, and the
+    # one below took in the top-left of the low hand's Joker, turned up whole below the high hand: a
+    # third of the Joker's paper counted as explained, and it was named only once the hand had gone
+    img = np.zeros((360, 260, 3), np.uint8)
+    img[:] = FELT
+    _card(img, 66, 20, "blank")  # the high hand's card, its turned index at its bottom-left
+    img[140:152, 72:82] = 0  # the turned suit
+    img[156:174, 71:83] = 0  # and rank
+    index = Detections(np.array([[70.0, 138, 85, 175]]), np.array([5]), np.array([0.8]))
+    _card(img, 120, 190, "blank")  # the Joker, whole, a card's width right of the index
+    found = blank_corner_cards(img, index, PX)
+    assert len(found) == 1 and abs(found[0][0] - 123.5) < 4 and abs(found[0][1] - 193) < 4
+    _card(img, 120, 190, "index")  # a face lying there instead: its index is printed
+    assert len(blank_corner_cards(img, index, PX)) == 0
