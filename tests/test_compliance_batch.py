@@ -3,28 +3,20 @@ its states, the evaluation and the per-check figures; a finding the monitor did 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_loader import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 _SEED = 26
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "compliance_batch", ROOT / "benchmarks" / "compliance_batch.py"
-    )
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["compliance_batch"] = mod  # pydantic resolves the models' annotations through it
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("compliance_batch")
 
 
 @pytest.fixture(scope="module")

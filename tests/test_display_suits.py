@@ -3,7 +3,6 @@ it prints from saved reads."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_loader import load_benchmark
 
 from vision.card_body import CARD_MM
 from vision.layout import IVerifySlots
@@ -21,11 +21,7 @@ SCRIPT = ROOT / "benchmarks" / "display_suits.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("display_suits", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("display_suits")
 
 
 SLOTS = IVerifySlots()

@@ -3,7 +3,6 @@ between two."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,17 +10,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_loader import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "vision_errors.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("vision_errors", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("vision_errors")
 
 
 def _write(path: Path, clips: list[tuple[str, list[str], list[str]]]) -> Path:
