@@ -63,9 +63,8 @@ def _slot_card(box: Any, card_px: float, slots: Any, high: list[str], low: list[
     from vision.card_body import CARD_MM
 
     x = (float(box[0]) + float(box[2])) / 2 / (card_px * CARD_MM[0] / slots.card_width_mm)
-    pitch = slots.card_width_mm + slots.gap_mm
     for j, card in [*enumerate(high), *((5 + k, c) for k, c in enumerate(low))]:
-        left = slots.margin_mm + j * pitch + (slots.low_break_mm if j >= 5 else 0.0)
+        left = slots.left_mm(j, 5)
         if left <= x <= left + slots.card_width_mm:
             return str(card)
     return None

@@ -318,11 +318,10 @@ def empty_slots(
     on a panel crop ``width`` pixels wide at ``px_per_mm``, x = 0 at its left edge; a slot the panel's
     edge cuts off is not listed."""
     cw = slots.card_width_mm * px_per_mm
-    pitch = (slots.card_width_mm + slots.gap_mm) * px_per_mm
     boxes = np.asarray(found, np.float64).reshape(-1, 4)
     out = []
     for i in range(high + low):
-        x0 = slots.margin_mm * px_per_mm + i * pitch + (slots.low_break_mm * px_per_mm if i >= high else 0.0)
+        x0 = slots.left_mm(i, high) * px_per_mm
         if x0 + cw > width:
             continue  # cut off by the panel's edge
         reach = np.minimum(boxes[:, 2], x0 + cw) - np.maximum(boxes[:, 0], x0)

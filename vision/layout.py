@@ -131,6 +131,12 @@ class IVerifySlots(_Model):
     low_break_mm: Annotated[float, Field(ge=0)] = 14.0  # extra before the low hand's first card
     margin_mm: Annotated[float, Field(ge=0)] = 8.0  # slot 0's left edge from the panel's left edge
 
+    def left_mm(self, slot: int, high: int) -> float:
+        """Slot ``slot``'s left edge, in mm from the panel's left edge: slots ``0 .. high - 1`` hold the
+        high hand, the rest the low hand after its break."""
+        pitch = self.card_width_mm + self.gap_mm
+        return self.margin_mm + slot * pitch + (self.low_break_mm if slot >= high else 0.0)
+
 
 class TableLayout(_Model):
     """Everything the monitor needs to know about one table and its camera."""
