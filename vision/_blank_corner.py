@@ -217,23 +217,23 @@ def blank_corner_cards(
         x, y, sw, sh, area = (int(v) for v in stats[i])
         if not (0.8 * ch <= sh <= 1.1 * ch and sw >= 0.12 * cw):
             continue
+        lone = sw >= 0.85 * cw  # a card's width of paper: a card on its own, whole
         # a card lying whole may be filled with paper that a found card's rectangle takes in: an index
         # read alone is counted as a card below it and as one above it (``found_card_rects``), and the
         # rectangle it is not lies over whatever lies there. b84-0011 (seed 84, 720p): the dealer's hand
         # on seat 1's high hand left only its 5c's turned bottom-left index in view, the card counted
         # below it took in a corner of the low hand's Joker (0.65 of its box left unexplained, 0.85
         # paper), and the Joker, turned up whole, was named only once the hand had gone
-        whole_paper = (
-            sw >= 0.85 * cw and np.count_nonzero(page.paper[y : y + sh, x : x + sw]) >= _FILL * sw * sh
-        )
-        if area < _FILL * sw * sh and not whole_paper:
+        if area < _FILL * sw * sh and not (
+            lone and np.count_nonzero(page.paper[y : y + sh, x : x + sw]) >= _FILL * sw * sh
+        ):
             continue
         if x <= 0 or y <= 0 or x + sw >= w or y + sh >= h:
             continue  # reaches the crop's edge: not a card lying in the region (a white cuff)
         top = float(y)
         card: np.ndarray | None = None
-        if sw >= 0.85 * cw:
-            card = np.array([x, top, x + cw, top + ch])  # a card on its own, whole
+        if lone:
+            card = np.array([x, top, x + cw, top + ch])
         else:
             for rx0, ry0, rx1, _ in rects:
                 if abs(ry0 - top) > _ABUT * ch:
@@ -246,7 +246,7 @@ def blank_corner_cards(
                     break
         if card is None:
             continue
-        bottom = sw < 0.85 * cw and card[0] == x  # a spread's bottom card: only its strip shows
+        bottom = not lone and card[0] == x  # a spread's bottom card: only its strip shows
         if _index_found_at(card, faces, whole=not bottom):
             continue
         # where its index would be printed, on what the card shows: a bottom card its strip (the
