@@ -28,7 +28,6 @@ import argparse
 import itertools
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -73,35 +72,16 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    from vision_fps import _clip_720p
+    from stage1_speed import stage1_inputs
 
     from vision.detector import decode_yolo
-    from vision.layout import load_layout
-    from vision.pipeline import PipelineConfig, load_shipped_detector, watch
 
-    clip = args.clip or _clip_720p()
-    if clip is None or not clip.exists():
-        print("no clip to measure", file=sys.stderr)
+    inputs = stage1_inputs(args.clip, args.tiles)
+    if isinstance(inputs, str):
+        print(inputs, file=sys.stderr)
         return 2
-    layout_file = next(iter(sorted(clip.parent.glob("*.layout.yaml"))), None)
-    if layout_file is None:
-        print(f"{clip.parent}: no *.layout.yaml beside the clip", file=sys.stderr)
-        return 2
-    det: Any = load_shipped_detector(True)  # the ONNX detector: its stage 1 (``_det``) and floors
-    head = det._det
-    kept: list[np.ndarray] = []
-    run = head.run
-
-    def keep(x: np.ndarray, floor: float) -> np.ndarray:
-        kept.append(x.copy())
-        out: np.ndarray = run(x, floor)
-        return out
-
-    head.run = keep
-    for _ in watch(clip, load_layout(layout_file), detector=det, config=PipelineConfig()):
-        if len(kept) >= args.tiles:
-            break
-    head.run = run
+    det, clip, kept = inputs
+    run = det._det.run
 
     def finds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index boxes and scores (every one a tenth of the floor or surer) in model input ``x``."""

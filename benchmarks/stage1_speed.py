@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -40,6 +41,41 @@ def _per_call_ms(call: Callable[[np.ndarray], object], items: list[np.ndarray], 
     return best
 
 
+def stage1_inputs(clip: Path | None, tiles: int) -> tuple[Any, Path, list[np.ndarray]] | str:
+    """The shipped detector as the camera pipeline loads it, the clip (None: the 720p bench clip) and
+    the first ``tiles`` inputs its stage 1 is given as ``watch`` reads the clip, each as the model gets
+    it; or why not (no clip, no layout beside it)."""
+    from vision_fps import _clip_720p
+
+    from vision.layout import load_layout
+    from vision.pipeline import PipelineConfig, load_shipped_detector, watch
+
+    clip = clip or _clip_720p()
+    if clip is None or not clip.exists():
+        return "no clip to measure"
+    layout_file = next(iter(sorted(clip.parent.glob("*.layout.yaml"))), None)
+    if layout_file is None:
+        return f"{clip.parent}: no *.layout.yaml beside the clip"
+    det: Any = load_shipped_detector(True)  # the ONNX detector: its stage 1 (``_det``) and floors
+    head = det._det
+    kept: list[np.ndarray] = []
+    run = head.run
+
+    def keep(x: np.ndarray, floor: float) -> np.ndarray:
+        kept.append(x.copy())
+        out: np.ndarray = run(x, floor)
+        return out
+
+    head.run = keep
+    try:
+        for _ in watch(clip, load_layout(layout_file), detector=det, config=PipelineConfig()):
+            if len(kept) >= tiles:
+                break
+    finally:
+        head.run = run
+    return det, clip, kept
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("clip", nargs="?", type=Path, help="a rendered clip (default: the 720p bench clip)")
@@ -47,37 +83,19 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
 
-    from vision_fps import _clip_720p
-
     from vision.detector import decode_yolo
-    from vision.layout import load_layout
-    from vision.pipeline import PipelineConfig, load_shipped_detector, shrunk_frame, watch
+    from vision.pipeline import shrunk_frame
 
-    clip = args.clip or _clip_720p()
-    if clip is None or not clip.exists():
-        print("no clip to measure", file=sys.stderr)
+    got = stage1_inputs(args.clip, args.tiles)
+    if isinstance(got, str):
+        print(got, file=sys.stderr)
         return 2
-    layout_file = next(iter(sorted(clip.parent.glob("*.layout.yaml"))), None)
-    if layout_file is None:
-        print(f"{clip.parent}: no *.layout.yaml beside the clip", file=sys.stderr)
-        return 2
-    det = load_shipped_detector(True)
+    det, clip, kept = got
     head = det._det
     if not head.sparse:
         print("the shipped stage 1 could not be cut (it runs whole)", file=sys.stderr)
         return 1
-    kept: list[np.ndarray] = []
     run = head.run
-
-    def keep(x: np.ndarray, floor: float) -> np.ndarray:
-        kept.append(x.copy())
-        return run(x, floor)
-
-    head.run = keep  # type: ignore[method-assign]
-    for _ in watch(clip, load_layout(layout_file), detector=det, config=PipelineConfig()):
-        if len(kept) >= args.tiles:
-            break
-    head.run = run  # type: ignore[method-assign]
     name = head.input.name
 
     def whole(x: np.ndarray) -> np.ndarray:
@@ -85,7 +103,8 @@ def main() -> int:
         return out
 
     def cut(x: np.ndarray) -> np.ndarray:
-        return run(x, det.conf)
+        out: np.ndarray = run(x, det.conf)
+        return out
 
     worst = 0.0
     for x in kept:
