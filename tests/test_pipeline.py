@@ -836,3 +836,23 @@ def test_a_sleeve_resting_on_a_spread_does_not_lose_the_card_under_it(arm_x: flo
     t.arm = None
     seen += _run(p, t, 8, 20)
     assert seen and all(s.seat(1).high == ["As", "Kd", "Qh", "Jc"] for s in seen)
+
+
+def test_a_small_crop_with_its_smooth_twin_has_changed_only_where_both_have() -> None:
+    """The change test on a region's small crop and its smooth twin (block means: a camera's noise
+    averaged away), each given as its own array: a pixel changed where both differ by more than the
+    level in some channel; a reference of another kind (no twin) counts everything changed."""
+    from vision.pipeline import _changed
+
+    sharp = np.zeros((4, 5, 3), np.uint8)
+    smooth = np.zeros((4, 5, 3), np.uint8)
+    sharp2, smooth2 = sharp.copy(), smooth.copy()
+    sharp2[0, 0, 2] = sharp2[1, 1, 0] = sharp2[2, 2, 1] = 200  # noise in the sharp crop alone at (1, 1)...
+    smooth2[0, 0, 1] = smooth2[2, 2, 2] = 90  # ...the smooth one agrees at (0, 0) and (2, 2)
+    smooth2[3, 4] = 255  # and changed alone here
+    got = _changed((sharp2, smooth2), (sharp, smooth), 30)
+    assert got.shape == (4, 5) and sorted(zip(*np.nonzero(got), strict=True)) == [(0, 0), (2, 2)]
+    alone = _changed((sharp2,), (sharp,), 30)  # the sharp crop alone: its noise is change too
+    assert sorted(zip(*np.nonzero(alone), strict=True)) == [(0, 0), (1, 1), (2, 2)]
+    assert _changed((sharp2, smooth2), (sharp,), 30).all()  # a reference without its twin: all changed
+    assert not _changed((sharp, smooth), (sharp, smooth), 0).any()

@@ -460,7 +460,8 @@ class _ZoneWatch:
     last: Any = _UNSET
     agree: int = 0
     settled_value: Any = _UNSET
-    ref: np.ndarray | None = None  # the small crop when this zone last settled (its own: zones overlap)
+    # the small crop (and its smooth twin) when this zone last settled (its own: zones overlap)
+    ref: tuple[np.ndarray, ...] | None = None
     settled_at: float | None = None  # when it settled on its present reading
     looked: int = 0  # the looks its present reading has had (``TablePipeline._second_looks``)
     looking: bool = False  # being read for that second look
@@ -494,7 +495,7 @@ class _Watch:
     region: Region
     scale: float
     zones: list[_ZoneWatch]
-    prev: np.ndarray | None = None  # the previous analysed frame's small crop(s) (motion test)
+    prev: tuple[np.ndarray, ...] | None = None  # the previous analysed frame's small crop(s) (motion test)
     zone_names: tuple[str, ...] = field(default_factory=tuple)
     # the region's box on the frame's thumbnail (``_THUMB``), and its picture there when a step last
     # found nothing changed in it (None since one did): while the thumbnail holds that picture, the
@@ -590,16 +591,18 @@ def _quiet_but_recoded(patch: np.ndarray, quiet: np.ndarray) -> bool:
     return bool(np.count_nonzero(diff >= _QUIET_LEVEL) <= _QUIET_SPARSE * diff.size)
 
 
-def _changed(a: np.ndarray, b: np.ndarray, level: int) -> np.ndarray:
+def _changed(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...], level: int) -> np.ndarray:
     """Pixels of two small crops that differ by more than ``level`` in some colour channel. A crop
-    with its smooth twin beside it (6 channels: ``_small_source``) has changed where both differ:
+    given with its smooth twin (``(small, smooth)``: ``_small_source``) has changed where both differ:
     the change's shape is the frame's (as sharp as before), and a camera's noise, which the smooth
-    crop averages away, is no change."""
-    if a.shape != b.shape:  # (a reference of another kind, kept from before: all changed)
-        return np.ones(a.shape[:2], bool)
-    if a.shape[2] == 3:
-        return _diff(a, b) > level
-    return (_diff(a[..., :3], b[..., :3]) > level) & (_diff(a[..., 3:], b[..., 3:]) > level)
+    crop averages away, is no change. (Each crop its own array: as the two halves of one 6-channel
+    array, strided, each difference cost a copy, and the change tests took 4-9 times as long.)"""
+    if len(a) != len(b) or any(x.shape != y.shape for x, y in zip(a, b, strict=True)):
+        return np.ones(a[0].shape[:2], bool)  # (a reference of another kind, kept from before: all changed)
+    out = _diff(a[0], b[0]) > level
+    for x, y in zip(a[1:], b[1:], strict=True):
+        out &= _diff(x, y) > level
+    return out
 
 
 def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -1680,11 +1683,10 @@ class TablePipeline:
         changed (``_quiet``), and its small crop is cut from one of them where fine enough."""
         cfg = self.cfg
         small = w.region.rectify(image, w.scale)
-        seen = small  # what the change and motion tests compare: with the smooth crop beside it
-        if w.source is not None:
+        seen: tuple[np.ndarray, ...] = (small,)  # what the change and motion tests compare
+        if w.source is not None:  # with the smooth crop beside it
             f, post, to_frame = w.source
-            smooth = w.region.warp(thumbs[f], small.shape[1::-1], post, to_frame)
-            seen = np.concatenate([small, smooth], axis=2)
+            seen = (small, w.region.warp(thumbs[f], small.shape[1::-1], post, to_frame))
         motion_px = (
             np.ones(small.shape[:2], bool) if w.prev is None else _changed(seen, w.prev, cfg.diff_level)
         )
