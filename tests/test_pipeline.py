@@ -674,6 +674,40 @@ def test_the_quiet_test_forgives_a_change_of_light_and_sparse_recoding_noise_not
     assert not _quiet_but_recoded(dense.clip(0, 255).astype(np.uint8), quiet)
 
 
+def test_the_quiet_test_in_opencv_decides_as_its_rule_says_in_numpy() -> None:
+    """``_quiet_but_recoded`` works in OpenCV (each channel's shift a Scalar taken from a signed 16-bit
+    difference): the same answers as the rule written out in numpy, shifts of half a level included
+    (rounded to even either way), on patches near each of its limits."""
+    from vision.pipeline import _QUIET_HARD, _QUIET_LEVEL, _QUIET_SHIFT, _QUIET_SPARSE, _quiet_but_recoded
+
+    def rule(patch: np.ndarray, quiet: np.ndarray) -> bool:
+        shift = patch.reshape(-1, 3).mean(axis=0) - quiet.reshape(-1, 3).mean(axis=0)
+        if np.abs(shift).max() > _QUIET_SHIFT:
+            return False
+        diff = np.abs(patch.astype(np.int16) - (quiet.astype(np.int16) + np.round(shift).astype(np.int16)))
+        if diff.max() >= _QUIET_HARD:
+            return False
+        return bool(np.count_nonzero(diff >= _QUIET_LEVEL) <= _QUIET_SPARSE * diff.size)
+
+    rng = np.random.default_rng(3)
+    answers = []
+    for i in range(400):
+        if i % 5 == 0:  # two pixels, one channel of one of them 1 or 3 levels up: a shift of 0.5 or 1.5
+            quiet = rng.integers(0, 250, (1, 2, 3)).astype(np.uint8)
+            patch = quiet.copy()
+            patch[0, 0, i % 3] += 1 + 2 * (i % 2)
+        else:
+            h, w = int(rng.integers(2, 30)), int(rng.integers(2, 40))
+            quiet = rng.integers(0, 256, (h, w, 3)).astype(np.uint8)
+            spread = int(rng.integers(0, 22))
+            moved = quiet.astype(np.int64) + rng.integers(-17, 18, 3)
+            patch = (moved + rng.integers(-spread, spread + 1, (h, w, 3))).clip(0, 255).astype(np.uint8)
+        got = _quiet_but_recoded(patch, quiet)
+        assert got == rule(patch, quiet), i
+        answers.append(got)
+    assert 40 < sum(answers) < 360  # both answers given, often
+
+
 def test_a_change_in_one_colour_only_wakes_a_quiet_region() -> None:
     """The thumbnail is in colour: a chip as light as the felt (a blue chip on green felt) changes no
     grey level but still wakes the bet circle's region."""

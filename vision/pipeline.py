@@ -581,12 +581,14 @@ def _quiet_but_recoded(patch: np.ndarray, quiet: np.ndarray) -> bool:
     """Whether a thumbnail patch that is not within ``_QUIET_LEVEL`` of its quiet picture differs from
     it only as a recorder's re-coding under changing light does (``_QUIET_SHIFT``, ``_QUIET_HARD``,
     ``_QUIET_SPARSE``)."""
-    shift = np.subtract(cv2.mean(patch)[:3], cv2.mean(quiet)[:3])
-    if np.abs(shift).max() > _QUIET_SHIFT:
+    mp, mq = cv2.mean(patch), cv2.mean(quiet)
+    shift = (mp[0] - mq[0], mp[1] - mq[1], mp[2] - mq[2])  # each channel's mean
+    if max(abs(shift[0]), abs(shift[1]), abs(shift[2])) > _QUIET_SHIFT:
         return False
-    moved = quiet.astype(np.int16) + np.round(shift).astype(np.int16)
-    diff = np.abs(patch.astype(np.int16) - moved)
-    if diff.max() >= _QUIET_HARD:
+    # |patch - quiet - the shift rounded| in OpenCV, signed 16 bits (half the time of numpy's casts)
+    moved = (round(shift[0]), round(shift[1]), round(shift[2]), 0)
+    diff = cv2.absdiff(cv2.subtract(patch, quiet, dtype=cv2.CV_16S), moved)  # type: ignore[call-overload]
+    if cv2.norm(diff, cv2.NORM_INF) >= _QUIET_HARD:
         return False
     return bool(np.count_nonzero(diff >= _QUIET_LEVEL) <= _QUIET_SPARSE * diff.size)
 
