@@ -41,9 +41,9 @@ _WEAK = 0.6  # an index stage 1 scores under this in the tile as read is a weak 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IoU of one xyxy box ``a`` with each of ``b``."""
-    x0, y0 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
-    x1, y1 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    from vision.detections import intersection_area
+
+    inter = intersection_area(a, b)
     area = (a[2] - a[0]) * (a[3] - a[1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     out: np.ndarray = inter / np.maximum(area - inter, 1e-9)
     return out

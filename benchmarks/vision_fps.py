@@ -211,14 +211,13 @@ def _replay(
     args: argparse.Namespace, clip: Path, layout: Any, det: Any, timers: _Timers | None = None
 ) -> tuple[int, int, int, float, float, Any]:
     """One replay of ``clip`` through a fresh pipeline on ``det``, as ``watch()`` reads a file (decode
-    at full rate, analyse at ``--analyse-fps``), the parts timed into ``timers`` with ``--breakdown``:
-    frames, frames analysed, state changes, wall seconds, CPU seconds and the pipeline."""
+    at full rate, analyse at ``--analyse-fps``), its parts timed into ``timers`` where given: frames,
+    frames analysed, state changes, wall seconds, CPU seconds and the pipeline."""
     from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline, shrunk_frame
     from vision.sources import iter_frames
 
     pipe = TablePipeline(layout, det, PipelineConfig(analyse_fps=args.analyse_fps))
-    timed = args.breakdown and timers is not None
-    undo = _install_timers(timers, pipe, det) if timed and timers is not None else (lambda: None)
+    undo = _install_timers(timers, pipe, det) if timers is not None else (lambda: None)
     c0 = time.process_time()
     t0 = time.perf_counter()
     frames = analysed = states = 0
@@ -230,7 +229,7 @@ def _replay(
         read_ahead_mb=READ_AHEAD_MB,
         prepare=shrunk_frame,  # as watch() reads a file
     )
-    for fr in timers.frames(source) if timed and timers is not None else source:
+    for fr in timers.frames(source) if timers is not None else source:
         frames += 1
         if fr.image is None:
             continue
@@ -290,7 +289,9 @@ def main() -> int:
 
     unnamed0 = _unnamed_thread_cpu()
     timers = _Timers()
-    frames, analysed, states, wall, cpu, pipe = _replay(args, clip, layout, det, timers)
+    frames, analysed, states, wall, cpu, pipe = _replay(
+        args, clip, layout, det, timers if args.breakdown else None
+    )
     unnamed = _unnamed_thread_cpu()
     unnamed_cpu = sum(v - unnamed0.get(k, 0.0) for k, v in unnamed.items())
     video_s = frames / fps

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "batches_table.py"
+from bench_loader import run_benchmark
 
 
 def _zones(tp: int, fp: int, fn: int, unnamed: int = 0) -> dict[str, dict[str, int]]:
@@ -33,15 +30,11 @@ def _batch(root: Path, name: str, clips: list[dict[str, object]], found: int, tr
     return b
 
 
-def _run(*args: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True)
-
-
 def test_rows_and_pooled_counts_not_averaged_ratios(tmp_path: Path) -> None:
     # batch a: 1000 cards, 1 missed (R 0.999, both targets); batch b: 100 cards, 2 missed (R 0.98, short)
     a = _batch(tmp_path, "vb1", [{"zones": _zones(999, 0, 1), "rounds": 2, "rounds_exact": 2}], 3, 3, 0)
     b = _batch(tmp_path, "vb2", [{"zones": _zones(98, 1, 2, 1), "rounds": 2, "rounds_exact": 1}], 1, 2, 1)
-    res = _run(a, b)
+    res = run_benchmark("batches_table", a, b)
     assert res.returncode == 0, res.stderr
     rows = {ln.split()[0]: ln for ln in res.stdout.splitlines() if ln.startswith("vb")}
     assert "0.9990" in rows["vb1"] and "both" in rows["vb1"] and "3/3" in rows["vb1"]
@@ -55,10 +48,10 @@ def test_rows_and_pooled_counts_not_averaged_ratios(tmp_path: Path) -> None:
 def test_a_batch_not_yet_scored_is_named_and_left_out(tmp_path: Path) -> None:
     a = _batch(tmp_path, "vb1", [{"zones": _zones(10, 0, 0), "rounds": 1, "rounds_exact": 1}], 1, 1, 0)
     (a / "eval.json").unlink()
-    res = _run(a)
+    res = run_benchmark("batches_table", a)
     assert res.returncode == 1 and "vb1" in res.stdout and "eval.json missing" in res.stdout
 
 
 def test_a_folder_that_is_no_batch_is_an_error_naming_it(tmp_path: Path) -> None:
-    res = _run(tmp_path)
+    res = run_benchmark("batches_table", tmp_path)
     assert res.returncode != 0 and str(tmp_path) in res.stderr and "not a scored batch" in res.stderr

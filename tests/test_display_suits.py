@@ -4,20 +4,15 @@ it prints from saved reads."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from bench_loader import load_benchmark
+from bench_loader import load_benchmark, run_benchmark
 
 from vision.card_body import CARD_MM
 from vision.layout import IVerifySlots
-
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "display_suits.py"
 
 
 def _load() -> ModuleType:
@@ -83,10 +78,6 @@ def _court(read: str, truth: str, conf: float, t: float) -> dict[str, Any]:
     return {**row, "kind": "court", "conf": conf}
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT)
-
-
 def test_saved_reads_are_counted_at_each_threshold_asked(tmp_path: Path) -> None:
     rows = [
         # a 2c read 2s, the body a club at 0.54 against 0.23 (b81-0014): 0.40 apart as a share of the two
@@ -103,7 +94,7 @@ def test_saved_reads_are_counted_at_each_threshold_asked(tmp_path: Path) -> None
     ]
     saved = tmp_path / "reads.jsonl"
     saved.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    got = _run("--load", str(saved), "--sure", "0.6,0.5,0.35")
+    got = run_benchmark("display_suits", "--load", str(saved), "--sure", "0.6,0.5,0.35")
     assert got.returncode == 0, got.stderr
     out = got.stdout
     assert "3 distinct display pip-face reads whose body names their rank" in out
@@ -123,14 +114,14 @@ def test_a_saved_file_that_is_not_one_names_its_line(tmp_path: Path) -> None:
     bad = tmp_path / "reads.jsonl"
     good = json.dumps(_pip("2s", "2c", {"s": 0.5, "h": 0.0, "d": 0.0, "c": 0.5}, 1))
     bad.write_text(good + "\n{not json\n")
-    got = _run("--load", str(bad))
+    got = run_benchmark("display_suits", "--load", str(bad))
     assert got.returncode != 0
     assert f"{bad}: line 2: not a display_suits.py --save row" in got.stderr
-    missing = _run("--load", str(tmp_path / "none.jsonl"))
+    missing = run_benchmark("display_suits", "--load", str(tmp_path / "none.jsonl"))
     assert missing.returncode != 0 and "none.jsonl: cannot be read" in missing.stderr
 
 
 @pytest.mark.parametrize("sure", ["2", "a", "0.5,"])
 def test_a_threshold_out_of_range_or_not_a_number_is_refused(sure: str, tmp_path: Path) -> None:
-    got = _run("--load", str(tmp_path / "none.jsonl"), "--sure", sure)
+    got = run_benchmark("display_suits", "--load", str(tmp_path / "none.jsonl"), "--sure", sure)
     assert got.returncode == 2 and "--sure" in got.stderr

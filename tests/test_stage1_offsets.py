@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-from bench_loader import load_benchmark
-
-ROOT = Path(__file__).resolve().parents[1]
+from bench_loader import load_benchmark, run_benchmark
 
 
 def test_a_tile_moved_right_and_down_leaves_the_letterboxs_grey_where_it_was() -> None:
@@ -31,10 +25,5 @@ def test_an_index_box_is_followed_to_the_box_over_it_by_iou() -> None:
 
 
 def test_shifts_past_the_margin_an_index_keeps_inside_its_tile_are_refused() -> None:
-    got = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "stage1_offsets.py"), "--shifts", "0,40"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    got = run_benchmark("stage1_offsets", "--shifts", "0,40")
     assert got.returncode == 2 and "--shifts must lie in 0..39" in got.stderr

@@ -4,16 +4,11 @@ between two."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from bench_loader import load_benchmark
-
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "vision_errors.py"
+from bench_loader import load_benchmark, run_benchmark
 
 
 def _load() -> ModuleType:
@@ -48,9 +43,9 @@ def test_two_runs_print_the_errors_gone_and_new(tmp_path: Path) -> None:
     new = "round 2: t=60.00s seat2.high: true ['Ac'] read ['Ah']"
     before = _write(tmp_path / "before.json", [("a.mp4", [old, kept], [])])
     after = _write(tmp_path / "after.json", [("a.mp4", [kept, new], [])])
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), str(after), str(before)], capture_output=True, text=True, check=True
-    ).stdout
+    got = run_benchmark("vision_errors", after, before)
+    got.check_returncode()
+    out = got.stdout
     assert "gone a.mp4" in out and "['4h']" in out and "new  a.mp4" in out and "['Ah']" in out
     assert out.strip().endswith("2 -> 2 distinct errors: 1 gone, 1 new")
 

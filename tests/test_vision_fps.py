@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
+from bench_loader import run_benchmark
 
 
 def test_no_replay_asked_for_is_refused_with_the_flag_named() -> None:
-    got = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "vision_fps.py"), "--runs", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    got = run_benchmark("vision_fps", "--runs", "0")
     assert got.returncode == 2 and "--runs must be 1 or more" in got.stderr
     assert "replay:" not in got.stdout  # nothing was replayed
