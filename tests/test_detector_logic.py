@@ -267,6 +267,52 @@ def test_tiled_stage1_maps_tile_boxes_to_the_image_and_drops_overlap_duplicates(
     assert cls.tolist() == [0] and score.tolist() == pytest.approx([0.9])
 
 
+def test_tiles_the_memory_cannot_answer_are_read_on_the_workers_with_the_same_finds_and_memory() -> None:
+    """With a tile memory and two workers, a tile not answered is set to a worker while the next tiles
+    are asked about: the same finds, and the memory left as reading on one thread leaves it (the same
+    places, in the same order, holding the same pictures and finds)."""
+    import threading
+
+    from vision._still_memory import StillMemory
+    from vision.detector import OnnxCardDetector
+
+    rng = np.random.default_rng(4)
+    base = rng.integers(0, 256, (300, 600, 3), np.uint8)
+    frames = [base, base.copy(), base.copy()]
+    frames[1][260:300, 560:600] = 255 - frames[1][260:300, 560:600]  # a corner changed: one tile read again
+    frames[2][:, 300:] = rng.integers(0, 256, (300, 300, 3), np.uint8)  # the right half changed
+
+    def run(workers: int) -> tuple[list[Any], StillMemory, set[str]]:
+        det = object.__new__(OnnxCardDetector)
+        det.imgsz, det.iou, det.stage1_scale = 256, 0.5, 1.0
+        det.tile_memory = StillMemory()
+        det.tile_workers, det._pool = workers, None
+        threads: set[str] = set()
+
+        def fake_stage1(tile: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            threads.add(threading.current_thread().name)
+            v = float(tile.mean())  # a find that depends on the tile's pixels
+            return (
+                np.array([[10.0, 10.0, 26.0, 30.0]], np.float32),
+                np.array([0]),
+                np.array([v / 255], np.float32),
+            )
+
+        det._stage1 = fake_stage1  # type: ignore[method-assign]
+        finds = [[a.tolist() for a in det._stage1_tiled(f)] for f in frames]
+        return finds, det.tile_memory, threads
+
+    (one, mem1, threads1), (two, mem2, threads2) = run(1), run(2)
+    assert one == two
+    assert list(mem1._kept) == list(mem2._kept)
+    for place in mem1._kept:
+        for (p1, _, f1), (p2, _, f2) in zip(mem1._kept[place], mem2._kept[place], strict=True):
+            assert np.array_equal(p1, p2) and all(np.array_equal(a, b) for a, b in zip(f1, f2, strict=True))
+    assert mem2.answered == mem1.answered > 0  # some tiles answered from memory on the later frames
+    assert threads1 == {threading.current_thread().name}
+    assert threads2 and all(t.startswith("detector") for t in threads2)  # read on the workers
+
+
 def test_four_index_corners_of_one_card_become_one_card() -> None:
     # a dondorf-style card, 63 x 89 px, an index (10 x 20 px) in each corner
     q = parse_card("Qc").code

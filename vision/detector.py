@@ -1411,19 +1411,23 @@ class OnnxCardDetector:
         origins = tile_origins(image.shape[1], image.shape[0], size)
         tiles = [image[y : y + size, x : x + size] for x, y in origins]
         finds: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(tiles)
-        if self.tile_memory is not None:
+        if self.tile_memory is None:
+            finds = list(self._stage1_many(tiles))
+        else:
             # an index is 6 blocks or more at the scale det 6 reads; a stage 1 reading a shrunk crop
             # sees it in fewer, so it tolerates none
             loose = _TILE_LOOSE if self.stage1_scale >= 1.0 else 0
-            finds = [
-                self.tile_memory.recall((image.shape, x, y), t, loose=loose, boxes=_boxes_of)
-                for (x, y), t in zip(origins, tiles, strict=True)
-            ]
-        todo = [i for i, f in enumerate(finds) if f is None]
-        read = self._stage1_many([tiles[i] for i in todo])
-        for i, found in zip(todo, read, strict=True):
-            finds[i] = found
-            if self.tile_memory is not None:
+            # a tile the memory cannot answer is read on a worker at once, while the next tiles are
+            # asked about: the same finds, remembered in the same order, as asking about all first
+            pool = self._workers() if self.tile_workers >= 2 and len(tiles) >= 2 else None
+            pending: dict[int, Any] = {}
+            for i, ((x, y), t) in enumerate(zip(origins, tiles, strict=True)):
+                finds[i] = self.tile_memory.recall((image.shape, x, y), t, loose=loose, boxes=_boxes_of)
+                if finds[i] is None and pool is not None:
+                    pending[i] = pool.submit(self._stage1, t)
+            todo = [i for i, f in enumerate(finds) if f is None]
+            for i, found in zip(todo, self._stage1_results(tiles, todo, pending), strict=True):
+                finds[i] = found
                 x, y = origins[i]
                 self.tile_memory.keep((image.shape, x, y), tiles[i], found)
         boxes, classes, scores = [], [], []
@@ -1446,6 +1450,13 @@ class OnnxCardDetector:
         )
         return xyxy[keep], cls[keep], score[keep]
 
+    def _stage1_results(
+        self, tiles: list[np.ndarray], todo: list[int], pending: dict[int, Any]
+    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Stage 1's finds on ``tiles[i]`` for each ``i`` of ``todo``: a worker's (``pending[i]``, a
+        future) where one was set to it, else read here."""
+        return [pending[i].result() if i in pending else self._stage1(tiles[i]) for i in todo]
+
     def _stage1_many(self, tiles: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Stage 1 on each tile, on ``tile_workers`` threads when there are several (onnxruntime lets go
         of the GIL while it runs, and one session may run on several threads at once): the same finds,
@@ -1456,11 +1467,16 @@ class OnnxCardDetector:
         """``[fn(x) for x in items]``, on ``tile_workers`` threads when there are several items."""
         if self.tile_workers < 2 or len(items) < 2:
             return [fn(x) for x in items]
-        if self._pool is None or self._pool[0] != os.getpid():  # a forked process has not its threads
+        return list(self._workers().map(fn, items))
+
+    def _workers(self) -> Any:
+        """The ``tile_workers`` threads (made at first use, and again in a forked process, which has
+        not its parent's threads)."""
+        if self._pool is None or self._pool[0] != os.getpid():
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = (os.getpid(), ThreadPoolExecutor(self.tile_workers, thread_name_prefix="detector"))
-        return list(self._pool[1].map(fn, items))
+        return self._pool[1]
 
     def _read_indices(
         self,
