@@ -22,7 +22,9 @@ Prints:
 
 ``--runs N`` replays the clip N times, each with a fresh detector and pipeline (no memory of the run
 before), and prints each run's ratio to real time and their median: on a shared host one run can be
-10 % and more off the next (the figures above are the first run's).
+10 % and more off the next (the figures above are the first run's); and each run's main-thread CPU
+seconds (the thread every analysed frame waits on: its own work, not its waits for the workers and
+the decoder), the steadier yardstick for a change to the main thread's work.
 
 ``--breakdown`` also prints where the replay's wall time went, part by part (each part's own time,
 the parts it calls taken out; timed on the main thread only, so stage 1's tiles read on other threads
@@ -181,6 +183,7 @@ def _install_timers(timers: _Timers, pipe: Any, det: Any) -> Callable[[], None]:
     patch(det, "detect_with_guesses", "detector: the rest of a call")
     patch(det, "_stage1_tiled", "detector: stage 1 tiles asked (memory, NMS)")
     patch(det, "_stage1_many", "detector: stage 1 tiles read")
+    patch(det, "_stage1_results", "detector: stage 1 tiles read")
     patch(det, "_read_indices", "detector: index and body reads")
 
     def restore() -> None:
@@ -209,16 +212,17 @@ def _clip_720p() -> Path | None:
 
 def _replay(
     args: argparse.Namespace, clip: Path, layout: Any, det: Any, timers: _Timers | None = None
-) -> tuple[int, int, int, float, float, Any]:
+) -> tuple[int, int, int, float, float, float, Any]:
     """One replay of ``clip`` through a fresh pipeline on ``det``, as ``watch()`` reads a file (decode
     at full rate, analyse at ``--analyse-fps``), its parts timed into ``timers`` where given: frames,
-    frames analysed, state changes, wall seconds, CPU seconds and the pipeline."""
+    frames analysed, state changes, wall seconds, CPU seconds (every thread's), the main thread's CPU
+    seconds and the pipeline."""
     from vision.pipeline import READ_AHEAD, READ_AHEAD_MB, PipelineConfig, TablePipeline, shrunk_frame
     from vision.sources import iter_frames
 
     pipe = TablePipeline(layout, det, PipelineConfig(analyse_fps=args.analyse_fps))
     undo = _install_timers(timers, pipe, det) if timers is not None else (lambda: None)
-    c0 = time.process_time()
+    c0, m0 = time.process_time(), time.thread_time()
     t0 = time.perf_counter()
     frames = analysed = states = 0
     source = iter_frames(
@@ -237,9 +241,9 @@ def _replay(
         if pipe.process(fr.frame, fr.t, fr.image, fr.prepared) is not None:
             states += 1
     wall = time.perf_counter() - t0
-    cpu = time.process_time() - c0
+    cpu, main_cpu = time.process_time() - c0, time.thread_time() - m0
     undo()
-    return frames, analysed, states, wall, cpu, pipe
+    return frames, analysed, states, wall, cpu, main_cpu, pipe
 
 
 def main() -> int:
@@ -289,7 +293,7 @@ def main() -> int:
 
     unnamed0 = _unnamed_thread_cpu()
     timers = _Timers()
-    frames, analysed, states, wall, cpu, pipe = _replay(
+    frames, analysed, states, wall, cpu, main_cpu, pipe = _replay(
         args, clip, layout, det, timers if args.breakdown else None
     )
     unnamed = _unnamed_thread_cpu()
@@ -330,7 +334,7 @@ def main() -> int:
     )
     print(
         f"CPU-bound:    {frames / cpu:7.1f} fps by CPU time "
-        "(the machine is shared: wall time overstates cost)"
+        f"(the machine is shared: wall time overstates cost); main thread {main_cpu:.2f} of {cpu:.2f} CPU-s"
     )
     if unnamed:
         print(
@@ -346,11 +350,17 @@ def main() -> int:
     if args.runs > 1:  # a shared host's neighbours move a replay by 10 % and more from run to run
         more = [_replay(args, clip, layout, _detector(args, clip, layout)[0]) for _ in range(args.runs - 1)]
         ratios = [video_s / wall, *(r[0] / fps / r[3] for r in more)]
-        calls = [pipe.detector_calls, *(r[5].detector_calls for r in more)]
+        calls = [pipe.detector_calls, *(r[6].detector_calls for r in more)]
+        mains = [main_cpu, *(r[5] for r in more)]
         print(
             f"replays:      {', '.join(f'{x:.1f}' for x in ratios)}x real time; median "
             f"{statistics.median(ratios):.1f}x ({args.runs} runs, each with a fresh detector and pipeline; "
             f"detector calls {', '.join(map(str, calls))})"
+        )
+        print(
+            f"main thread:  {', '.join(f'{x:.2f}' for x in mains)} CPU-s; median "
+            f"{statistics.median(mains):.2f} (the thread every frame waits on; steadier than wall time "
+            "on a shared host)"
         )
     if args.breakdown:
         print(f"where the first replay's {wall:.2f} s went (each part's own time, main thread):")
