@@ -24,7 +24,7 @@ Prints:
 before), and prints each run's ratio to real time and their median: on a shared host one run can be
 10 % and more off the next (the figures above are the first run's); and each run's main-thread CPU
 seconds (the thread every analysed frame waits on: its own work, not its waits for the workers and
-the decoder), the steadier yardstick for a change to the main thread's work.
+the decoder), where a change to that work shows; on a busy host it moves with the neighbours too.
 
 ``--breakdown`` also prints where the replay's wall time went, part by part (each part's own time,
 the parts it calls taken out; timed on the main thread only, so stage 1's tiles read on other threads
@@ -359,8 +359,7 @@ def main() -> int:
         )
         print(
             f"main thread:  {', '.join(f'{x:.2f}' for x in mains)} CPU-s; median "
-            f"{statistics.median(mains):.2f} (the thread every frame waits on; steadier than wall time "
-            "on a shared host)"
+            f"{statistics.median(mains):.2f} (the thread every analysed frame waits on)"
         )
     if args.breakdown:
         print(f"where the first replay's {wall:.2f} s went (each part's own time, main thread):")
