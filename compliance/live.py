@@ -169,11 +169,14 @@ def stream_frames(
     realtime: bool = False,
     speed: float = 1.0,
     detector: Any = None,
+    ticks: bool = False,
 ) -> Iterator[StreamFrame]:
     """The table states of a source: from the vision pipeline, or from a ground-truth states file.
 
     ``realtime`` paces a states file by its timestamps, or a video file's frames by theirs (to replay
-    it as a live feed: a camera), ``speed`` times faster than real time.
+    it as a live feed: a camera), ``speed`` times faster than real time. ``ticks``: the pipeline's
+    frames that change nothing come too, as heartbeats (``vision.pipeline.watch``): the monitor's
+    clock then runs with what the camera has been read up to.
     """
     if states is not None:
         start = time.monotonic()
@@ -193,8 +196,8 @@ def stream_frames(
         ) from e
     src: str | int = int(source) if source.isdigit() else source
     paced = realtime and not (isinstance(src, int) or "://" in source)
-    for r in watch(src, layout, detector=detector, pace=speed if paced else None):
-        yield StreamFrame(r.state, r.image, time.time())
+    for r in watch(src, layout, detector=detector, pace=speed if paced else None, ticks=ticks):
+        yield StreamFrame(r.state, r.image, time.time(), heartbeat=r.tick)
 
 
 class CameraChange(NamedTuple):
@@ -1043,8 +1046,11 @@ def run_live(
         if live is not None:
             live.start()
         last_draw = 0.0
-        frames = stream_frames(source, layout, states=states, realtime=realtime, speed=speed)
-        if heartbeat and realtime_source:
+        # a camera's (or a file played as one): the pipeline's frames that change nothing run the
+        # monitor's clock as they are read, the heartbeats below while none come (a feed lost)
+        paced = bool(heartbeat and realtime_source)
+        frames = stream_frames(source, layout, states=states, realtime=realtime, speed=speed, ticks=paced)
+        if heartbeat and paced:
             # a pipeline reading a camera lags the wall clock a little: heartbeats stay behind it
             frames = with_heartbeats(
                 frames,

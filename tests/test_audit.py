@@ -180,11 +180,16 @@ def test_vision_mode_runs_the_pipeline_on_each_video(
     seen: list[object] = []
 
     def watch(
-        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+        source: object,
+        layout: TableLayout,
+        *,
+        detector: object = None,
+        pace: float | None = None,
+        ticks: bool = False,
     ) -> Iterator[SimpleNamespace]:
         seen.append(source)
         for st in clip_states(pattern=(True,)):
-            yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
+            yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8), tick=False)
 
     mod = ModuleType("vision.pipeline")
     mod.watch = watch  # type: ignore[attr-defined]

@@ -397,11 +397,16 @@ def test_vision_pipeline_frames_feed_the_same_monitor(
     calls: list[object] = []
 
     def watch(
-        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+        source: object,
+        layout: TableLayout,
+        *,
+        detector: object = None,
+        pace: float | None = None,
+        ticks: bool = False,
     ) -> Iterator[SimpleNamespace]:
         calls.append(source)
         for st in clip_states(pattern=(True,)):
-            yield SimpleNamespace(state=st, image=np.full((160, 320, 3), 200, np.uint8))
+            yield SimpleNamespace(state=st, image=np.full((160, 320, 3), 200, np.uint8), tick=False)
 
     mod = ModuleType("vision.pipeline")
     mod.watch = watch  # type: ignore[attr-defined]
@@ -492,11 +497,16 @@ def test_a_folder_source_starts_a_fresh_monitor_for_each_clip(
         return made[-1]
 
     def watch(
-        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+        source: object,
+        layout: TableLayout,
+        *,
+        detector: object = None,
+        pace: float | None = None,
+        ticks: bool = False,
     ) -> Iterator[SimpleNamespace]:
         for _clip in range(2):
             for st in clip_states(pattern=(True,)):
-                yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
+                yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8), tick=False)
 
     mod = ModuleType("vision.pipeline")
     mod.watch = watch  # type: ignore[attr-defined]
@@ -619,10 +629,15 @@ def test_pipeline_failure_mid_stream_is_named_and_keeps_the_alerts(
     write_layout(tmp_path / "layout.yaml")
 
     def watch(
-        source: object, layout: TableLayout, *, detector: object = None, pace: float | None = None
+        source: object,
+        layout: TableLayout,
+        *,
+        detector: object = None,
+        pace: float | None = None,
+        ticks: bool = False,
     ) -> Iterator[SimpleNamespace]:
         for st in clip_states(pattern=(True,))[:4]:
-            yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8))
+            yield SimpleNamespace(state=st, image=np.zeros((160, 320, 3), np.uint8), tick=False)
         raise RuntimeError("camera 0: stream lost after 8 reconnect tries")
 
     mod = ModuleType("vision.pipeline")
@@ -846,6 +861,56 @@ def _live_on_a_late_camera(
     path = tmp_path / "a.camera.jsonl"
     log = [CameraEvent.model_validate_json(x) for x in path.read_text().splitlines()] if path.exists() else []
     return s, con.export_text(), log
+
+
+@pytest.mark.parametrize(
+    ("source", "realtime", "ticked"),
+    [("rtsp://cam1/table", False, True), ("clip.mp4", True, True), ("clip.mp4", False, False)],
+)
+def test_a_camera_runs_the_monitors_clock_on_the_pipelines_ticks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, realtime: bool, ticked: bool
+) -> None:
+    """A camera, or a file played as one, is asked for the pipeline's ticks (each frame analysed that
+    changes nothing: ``vision.pipeline.watch(ticks=True)``), which reach the monitor as heartbeats, not
+    as states; a file replayed as fast as it reads is not."""
+    import time as _time
+
+    from rich.console import Console
+
+    states = clip_states(pattern=(False,))
+    asked: list[dict[str, Any]] = []
+    fed: list[tuple[int, bool]] = []
+
+    def camera(*_a: Any, **kw: Any) -> Iterator[StreamFrame]:
+        asked.append(kw)
+        for st in states:
+            yield StreamFrame(st, None, _time.time())
+            tick = st.model_copy(update={"frame": st.frame + 1, "t": st.t + 0.04})
+            yield StreamFrame(tick, None, _time.time(), heartbeat=True)
+
+    real_feed = live_mod.StreamProcessor.feed
+
+    def feed(self: Any, frame: StreamFrame) -> list[Alert]:
+        fed.append((frame.state.frame, frame.heartbeat))
+        return real_feed(self, frame)
+
+    monkeypatch.setattr(live_mod, "stream_frames", camera)
+    monkeypatch.setattr(live_mod.StreamProcessor, "feed", feed)
+    lay = write_layout(tmp_path / "layout.yaml")
+    s = run_live(
+        source,
+        lay,
+        alerts_path=tmp_path / "a.jsonl",
+        view=False,
+        console=Console(record=True, width=200, force_terminal=False),
+        monitor_factory=fake_factory,
+        realtime=realtime,
+        heartbeat=0.5,
+    )
+    assert [kw.get("ticks") for kw in asked] == [ticked]
+    assert s.frames == len(states)  # ticks are no states
+    ticks = [f for f, beat in fed if beat and f in {st.frame + 1 for st in states}]
+    assert len(ticks) == len(states)
 
 
 def test_a_camera_not_there_at_the_start_is_recorded_as_the_table_unwatched(

@@ -244,6 +244,37 @@ def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
     assert last.t == last.frame / 25.0 and last.frame % 2 == 0 and 10 < last.frame < 30
 
 
+def test_watch_with_ticks_yields_every_analysed_frame_the_changes_as_without(tmp_path: Path) -> None:
+    """``ticks``: each frame analysed that changes nothing comes too, as the state last yielded stamped
+    with that frame (no picture); the changes are those ``watch`` gives without them."""
+    lay = make_layout()
+    t = SynthTable(lay, lcd=5)
+    frames = [t.frame(i) for i in range(10)]
+    t.cards = [("As", 250, 620)]
+    frames += [t.frame(i) for i in range(10, 30)]
+    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    cfg = PipelineConfig(analyse_fps=12.5)
+    plain = list(watch(clip, lay, detector=ColourDetector(), config=cfg))
+    ticked = list(watch(clip, lay, detector=ColourDetector(), config=cfg, ticks=True))
+    changes = [r for r in ticked if not r.tick]
+    assert [r.state for r in changes] == [r.state for r in plain] and not any(r.tick for r in plain)
+    ticks = [r for r in ticked if r.tick]
+    assert ticks and all(r.image is None for r in ticks)
+    frames_seen = [r.state.frame for r in ticked]
+    assert frames_seen == sorted(set(frames_seen))  # one a frame, forward
+    assert not ticked[0].tick  # none before the first state
+    said = None
+    for r in ticked:
+        if r.tick:
+            assert said is not None
+            assert r.state.model_dump(exclude={"frame", "t"}) == said.model_dump(exclude={"frame", "t"})
+            assert r.state.t == r.state.frame / 25.0
+        else:
+            said = r.state
+    # every frame analysed from the first state on comes, a change or a tick (every other frame)
+    assert frames_seen == list(range(frames_seen[0], 30, 2))
+
+
 def _live_feed_that_drops(
     before: list[np.ndarray], after: list[np.ndarray], gap_s: float
 ) -> tuple[Callable[..., Iterator[Frame]], list[dict[str, object]]]:

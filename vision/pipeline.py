@@ -275,7 +275,9 @@ class FrameResult(NamedTuple):
     state: TableState
     image: (
         np.ndarray | None
-    )  # the BGR frame of that state; None for a feed-lost marker (TableState.feed_lost)
+    )  # the BGR frame of that state; None for a feed-lost marker (TableState.feed_lost) and a tick
+    # no change: the state last yielded, stamped with a later analysed frame (``watch(ticks=True)``)
+    tick: bool = False
 
 
 class _ZoneRead(NamedTuple):
@@ -2911,6 +2913,7 @@ def watch(
     detector: CardDetector | None = None,
     config: PipelineConfig | None = None,
     pace: float | None = None,
+    ticks: bool = False,
 ) -> Iterator[FrameResult]:
     """Table states of a source, yielded whenever the (debounced) table state changes.
 
@@ -2922,6 +2925,10 @@ def watch(
     A live feed that drops gives the table as last seen marked ``feed_lost`` (its time the drop's,
     its frame and picture the last analysed), and the first frame analysed after it gives the table
     as seen again, changed or not.
+    ``ticks``: every frame analysed that changes nothing is yielded too, as a tick (``FrameResult.tick``,
+    no picture): the state last yielded, stamped with that frame, once the pipeline has given one for
+    the picture it reads. A live monitor's clock runs on them: a change that has lasted its debounce
+    time is known to have when the frame that shows it so has been read, not a guessed lag later.
     """
     import time
 
@@ -2934,6 +2941,7 @@ def watch(
     last_live_t: float | None = None
     lost = False  # the feed dropped and no state has said it is back
     seen_last: tuple[int, np.ndarray] | None = None  # the last frame analysed: a lost feed's evidence
+    said: TableState | None = None  # the last state yielded from the current pipeline (ticks repeat it)
     for fr in iter_frames(
         source,
         analyse_fps=cfg.analyse_fps,
@@ -2987,7 +2995,7 @@ def watch(
                         fitted.lens.k1,
                         fitted.lens.k2,
                     )
-            pipe, size = TablePipeline(fitted, det, cfg), pic
+            pipe, size, said = TablePipeline(fitted, det, cfg), pic, None
         assert pipe is not None
         if pace:
             wait = clip_start + fr.t / pace - time.monotonic()
@@ -3002,5 +3010,7 @@ def watch(
         if state is None and lost:
             state = pipe.state_now(fr.frame, fr.t)
         if state is not None:
-            lost = False
+            lost, said = False, state
             yield FrameResult(state, fr.image)
+        elif ticks and said is not None and not lost:
+            yield FrameResult(said.model_copy(update={"frame": fr.frame, "t": fr.t}), None, tick=True)
