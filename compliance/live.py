@@ -376,9 +376,12 @@ def with_heartbeats(
     """A live stream with heartbeats: when no change comes for ``every`` wall seconds, the last
     state again with its time moved on (by the wall time since it arrived, less ``lag``).
 
-    A source yields only changes, and the monitor accepts a change once it has lasted its debounce
-    time: without heartbeats a breach would wait for the *next* change to be confirmed. The source
-    is read on a background thread so that waiting for it never stops the heartbeat.
+    A source of changes only, and the monitor accepts a change once it has lasted its debounce
+    time: without heartbeats a breach would wait for the *next* change to be confirmed. A camera's
+    pipeline also yields a tick for each frame it reads that changes nothing (``stream_frames(ticks=
+    True)``), exact where these are guesses: then these fill in only while it gives nothing (a feed
+    lost, a stalled read), a heartbeat never going back before what was fed. The source is read on a
+    background thread so that waiting for it never stops the heartbeat.
 
     Before the first state there is nothing to repeat: where none has come ``silence_s`` wall seconds
     after the stream was asked for (a camera not there at the start, or one that gives no picture),
