@@ -588,6 +588,10 @@ class RoundTracker:
         # zone -> content -> each area's faces that some state showing it found lying apart as cards
         # of their own (TableState.apart_faces; a geometric fact about the cards, kept over the views)
         self._apart: dict[str, dict[object, _Apart]] = {}
+        # card areas not seen since the camera's feed was lost (TableState.feed_lost): the table went on
+        # unseen, so their accepted content is from before; hidden, they do not stand in for it
+        # (``_stale_hidden``)
+        self._stale: set[str] = set()
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -596,6 +600,7 @@ class RoundTracker:
         if self._first is None:
             self._first = state
         hidden = hidden_zones(state)
+        hidden |= self._stale_hidden(state, hidden)
         present = {s.seat: s for s in state.seats}
         debounce = self.config.debounce_s
         changes: list[_Accepted] = []
@@ -654,7 +659,44 @@ class RoundTracker:
         self._note_unread(state, hidden)
         self._mark_hidden(state, hidden)
         self._refresh_reads(seen)
+        if self._stale and not state.feed_lost:
+            self._confirm_stale(state, hidden)
         return events
+
+    def _stale_hidden(self, state: TableState, hidden: set[str]) -> set[str]:
+        """The positions to count as hidden in ``state`` because the camera's feed was lost since their
+        cards were last confirmed: a hidden area keeps its accepted content (``_observed_cards``), and
+        across an outage that content is from before it, while the dealer may have turned, set or
+        collected the cards unseen. Such a position is seen only whole (every area in view and read)
+        until a whole view of it shows what is accepted for it, the content from before the outage or
+        a new one accepted since (``_confirm_stale``). A live feed lost over s03's dealer setting his
+        hand (a one-off check, the feed back 6.4 s later): the dealer's face-down pile, kept for his hand
+        area each time his arm lay over it again, stood beside the high and low hands read anew, an
+        8-card dealer and a false CARD-COUNT alert."""
+        if state.feed_lost:  # the table as last seen: every position's cards are from before the outage
+            self._stale = {f"seat{n}" for n in self.layout.seat_numbers} | {"dealer"}
+            return set()
+        areas = {"dealer": _DEALER_ZONES}
+        return {
+            p
+            for p in self._stale
+            if p in hidden or any(f"{p}.{z}" in hidden for z in areas.get(p, _SEAT_ZONES))
+        }
+
+    def _confirm_stale(self, state: TableState, hidden: set[str]) -> None:
+        """A position stale since an outage (``_stale_hidden``) seen whole showing its accepted content
+        is itself again."""
+        present: dict[str, tuple[object, tuple[str, str, str]]] = {
+            f"seat{s.seat}": (s, _SEAT_ZONES) for s in state.seats
+        }
+        present["dealer"] = (state.dealer, _DEALER_ZONES)
+        for pos in list(self._stale):
+            if pos in hidden or pos not in present:
+                continue
+            src, zones = present[pos]
+            shown = tuple(tuple(getattr(src, z)) for z in zones)
+            if shown == self._zones[f"{pos}.cards"].accepted:
+                self._stale.discard(pos)
 
     def _note_carried(self, state: TableState) -> None:
         """The faces the camera named without reading their index surely, on their positions: by
