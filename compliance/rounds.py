@@ -592,6 +592,7 @@ class RoundTracker:
         # unseen, so their accepted content is from before; hidden, they do not stand in for it
         # (``_stale_hidden``)
         self._stale: set[str] = set()
+        self._lcd_stale = False  # the LCD's accepted value is from before a lost feed (``_stale_hidden``)
 
     # --- input -------------------------------------------------------------------------------
     def feed(self, state: TableState) -> list[Event]:
@@ -646,7 +647,8 @@ class RoundTracker:
             changes += self._zones["iverify"].observe(shown, state.t, state.frame, debounce)
         if state.lcd is not None and "lcd" not in hidden:
             seen.add("lcd")
-            self._lcd_read_t = state.t
+            if not self._lcd_stale:
+                self._lcd_read_t = state.t
             changes += self._zones["lcd"].observe(state.lcd, state.t, state.frame, debounce)
         for name, zone in self._zones.items():
             if name not in seen:
@@ -659,7 +661,7 @@ class RoundTracker:
         self._note_unread(state, hidden)
         self._mark_hidden(state, hidden)
         self._refresh_reads(seen)
-        if self._stale and not state.feed_lost:
+        if (self._stale or self._lcd_stale) and not state.feed_lost:
             self._confirm_stale(state, hidden)
         return events
 
@@ -672,10 +674,17 @@ class RoundTracker:
         a new one accepted since (``_confirm_stale``). A live feed lost over s03's dealer setting his
         hand (a one-off check, the feed back 6.4 s later): the dealer's face-down pile, kept for his hand
         area each time his arm lay over it again, stood beside the high and low hands read anew, an
-        8-card dealer and a false CARD-COUNT alert."""
+        8-card dealer and a false CARD-COUNT alert. The LCD likewise: in the state that says the feed is
+        lost it is not read (returned hidden), and its value is no evidence of where a deal starts until
+        a read after the outage shows what is accepted for it."""
         if state.feed_lost:  # the table as last seen: every position's cards are from before the outage
             self._stale = {f"seat{n}" for n in self.layout.seat_numbers} | {"dealer"}
-            return set()
+            # and the LCD read before it is no evidence of where a deal begun unseen starts (as a value
+            # left from the last round is none, ``_new_round``): a 4-s drop over s14's LCD going 6 -> 2
+            # (a one-off check) started the next round on the 6 and made seat 1 "passed over", a false
+            # DEAL-ORDER alert
+            self._lcd_read_t, self._lcd_stale = None, True
+            return {"lcd"}
         areas = {"dealer": _DEALER_ZONES}
         return {
             p
@@ -685,7 +694,11 @@ class RoundTracker:
 
     def _confirm_stale(self, state: TableState, hidden: set[str]) -> None:
         """A position stale since an outage (``_stale_hidden``) seen whole showing its accepted content
-        is itself again."""
+        is itself again; so is the LCD read showing its accepted value (a read of another value is a
+        change pending, and the accepted one stays no evidence until that is accepted)."""
+        lcd_confirmed = state.lcd is not None and state.lcd == self._zones["lcd"].accepted
+        if self._lcd_stale and "lcd" not in hidden and lcd_confirmed:
+            self._lcd_stale, self._lcd_read_t = False, state.t
         present: dict[str, tuple[object, tuple[str, str, str]]] = {
             f"seat{s.seat}": (s, _SEAT_ZONES) for s in state.seats
         }

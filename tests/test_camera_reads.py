@@ -811,6 +811,34 @@ def test_after_a_lost_feed_an_area_under_the_arm_does_not_keep_what_it_showed_be
     assert "dealer_set" in run.kinds("dealer")  # the hand set unseen is taken once seen whole
 
 
+def _next_deal_begun_unseen(lost: bool) -> Table:
+    """A round ends, the LCD still showing its value (3) a while after (read then: a camera's reading
+    lags); the feed drops; unseen, the LCD turns to 2 and seats 2 and 3 get their hands (the layout's
+    order from 2: seat2 seat3 dealer seat1); the feed is back with those two hands dealt, the dealer and
+    seat 1 empty in plain view. Without the drop marker, the same states."""
+    t = Table(seats=[1, 2, 3]).hold(1).chips(1, 2, 3).lcd(3).deal_all().set(1).set(2).set(3)
+    t.expose_dealer().dealer_set().turn(1).turn(2).turn(3).collect_all().hold(1)
+    drop = len(t.states)
+    t.lcd(2).deal("seat2").deal("seat3")
+    back = len(t.states)
+    t.hold(1).deal("dealer").deal("seat1").hold(1)
+    before, after = t.states[:drop], t.states[back:]
+    last = before[-1]
+    marker = [last.model_copy(update={"feed_lost": True, "frame": last.frame + 1, "t": last.t + 0.04})]
+    t.states = before + (marker if lost else []) + after
+    return t
+
+
+def test_after_a_lost_feed_the_lcd_read_before_it_does_not_order_a_deal_begun_unseen() -> None:
+    """The LCD value read before the drop is no evidence of where the next deal starts: s14 with the feed
+    lost for 4 s over its LCD turning 6 -> 2 made seat 1 "passed over", a false DEAL-ORDER alert."""
+    [f] = camera_run(_next_deal_begun_unseen(lost=False)).of("DEAL-ORDER")
+    assert f.status == "alert" and "passed over" in f.observed  # the old LCD taken for this round's
+    run = camera_run(_next_deal_begun_unseen(lost=True))
+    assert [f for f in run.of("DEAL-ORDER") if f.status == "alert"] == []
+    assert len(run.rounds) == 2  # the round after the drop seen all the same
+
+
 # --- the review threshold -------------------------------------------------------------------------
 
 
