@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from compliance.cli import app
 from vision.detections import CLASSES, Detections
-from vision.layout import Point, load_layout
+from vision.layout import Point, TableLayout, load_layout
 from vision.pipeline import FrameResult, PipelineConfig, TablePipeline, watch
 from vision.sources import Frame
 from vision.state import TableState
@@ -229,13 +229,18 @@ def test_towel_over_iverify_reports_not_visible() -> None:
     assert s.iverify.visible is False and s.iverify.seat == 2
 
 
-def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
+def _clip_with_a_card_dealt(tmp_path: Path) -> tuple[TableLayout, Path]:
+    """A layout and a 30-frame clip at 25 fps, the LCD showing 5, an As dealt to seat 1 at frame 10."""
     lay = make_layout()
     t = SynthTable(lay, lcd=5)
     frames = [t.frame(i) for i in range(10)]
     t.cards = [("As", 250, 620)]
     frames += [t.frame(i) for i in range(10, 30)]
-    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    return lay, write_clip(tmp_path / "c.avi", frames, fps=25.0)
+
+
+def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
+    lay, clip = _clip_with_a_card_dealt(tmp_path)
     res = list(watch(clip, lay, detector=ColourDetector(), config=PipelineConfig(analyse_fps=12.5)))
     assert all(isinstance(r, FrameResult) and r.image.shape == (720, 1280, 3) for r in res)
     assert res[0].state.lcd == 5
@@ -247,12 +252,7 @@ def test_watch_a_clip_file_yields_frames_and_file_times(tmp_path: Path) -> None:
 def test_watch_with_ticks_yields_every_analysed_frame_the_changes_as_without(tmp_path: Path) -> None:
     """``ticks``: each frame analysed that changes nothing comes too, as the state last yielded stamped
     with that frame (no picture); the changes are those ``watch`` gives without them."""
-    lay = make_layout()
-    t = SynthTable(lay, lcd=5)
-    frames = [t.frame(i) for i in range(10)]
-    t.cards = [("As", 250, 620)]
-    frames += [t.frame(i) for i in range(10, 30)]
-    clip = write_clip(tmp_path / "c.avi", frames, fps=25.0)
+    lay, clip = _clip_with_a_card_dealt(tmp_path)
     cfg = PipelineConfig(analyse_fps=12.5)
     plain = list(watch(clip, lay, detector=ColourDetector(), config=cfg))
     ticked = list(watch(clip, lay, detector=ColourDetector(), config=cfg, ticks=True))
