@@ -91,11 +91,7 @@ def alerts_of(clip: Path, drop: tuple[float, float] | None) -> list[tuple[str, s
         got += proc.finish() or []
     finally:
         vp.__dict__["iter_frames"] = real
-    return [
-        (str(a.check_id.value if hasattr(a.check_id, "value") else a.check_id), str(a.seat or "table"), a.t)
-        for a in got
-        if a.status == "alert"
-    ]
+    return [(a.check_id.value, str(a.seat or "table"), a.t) for a in got if a.status == "alert"]
 
 
 def _parse(spec: str) -> tuple[str, float, float]:
