@@ -76,11 +76,7 @@ def main() -> int:
 
     from vision.detector import decode_yolo
 
-    inputs = stage1_inputs(args.clip, args.tiles)
-    if isinstance(inputs, str):
-        print(inputs, file=sys.stderr)
-        return 2
-    det, clip, kept = inputs
+    det, clip, kept = stage1_inputs(args.clip, args.tiles)
     run = det._det.run
 
     def finds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

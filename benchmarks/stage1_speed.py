@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import cv2
 import numpy as np
@@ -41,10 +41,16 @@ def _per_call_ms(call: Callable[[np.ndarray], object], items: list[np.ndarray], 
     return best
 
 
-def stage1_inputs(clip: Path | None, tiles: int) -> tuple[Any, Path, list[np.ndarray]] | str:
+def _give_up(why: str) -> NoReturn:
+    print(why, file=sys.stderr)
+    raise SystemExit(2)
+
+
+def stage1_inputs(clip: Path | None, tiles: int) -> tuple[Any, Path, list[np.ndarray]]:
     """The shipped detector as the camera pipeline loads it, the clip (None: the 720p bench clip) and
     the first ``tiles`` inputs its stage 1 is given as ``watch`` reads the clip, each as the model gets
-    it; or why not (no clip, no layout beside it)."""
+    it. Where there are none (no clip, no layout beside it) it says why on stderr and ends the script
+    (exit 2)."""
     from vision_fps import _clip_720p
 
     from vision.layout import load_layout
@@ -52,10 +58,10 @@ def stage1_inputs(clip: Path | None, tiles: int) -> tuple[Any, Path, list[np.nda
 
     clip = clip or _clip_720p()
     if clip is None or not clip.exists():
-        return "no clip to measure"
+        _give_up("no clip to measure")
     layout_file = next(iter(sorted(clip.parent.glob("*.layout.yaml"))), None)
     if layout_file is None:
-        return f"{clip.parent}: no *.layout.yaml beside the clip"
+        _give_up(f"{clip.parent}: no *.layout.yaml beside the clip")
     det: Any = load_shipped_detector(True)  # the ONNX detector: its stage 1 (``_det``) and floors
     head = det._det
     kept: list[np.ndarray] = []
@@ -86,11 +92,7 @@ def main() -> int:
     from vision.detector import decode_yolo
     from vision.pipeline import shrunk_frame
 
-    got = stage1_inputs(args.clip, args.tiles)
-    if isinstance(got, str):
-        print(got, file=sys.stderr)
-        return 2
-    det, clip, kept = got
+    det, clip, kept = stage1_inputs(args.clip, args.tiles)
     head = det._det
     if not head.sparse:
         print("the shipped stage 1 could not be cut (it runs whole)", file=sys.stderr)
