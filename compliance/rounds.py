@@ -588,9 +588,9 @@ class RoundTracker:
         # zone -> content -> each area's faces that some state showing it found lying apart as cards
         # of their own (TableState.apart_faces; a geometric fact about the cards, kept over the views)
         self._apart: dict[str, dict[object, _Apart]] = {}
-        # card areas not seen since the camera's feed was lost (TableState.feed_lost): the table went on
-        # unseen, so their accepted content is from before; hidden, they do not stand in for it
-        # (``_stale_hidden``)
+        # positions not seen whole since the camera's feed was lost (TableState.feed_lost): the table
+        # went on unseen, so their accepted cards are from before; a hidden area of theirs does not stand
+        # in for its cards with them (``_stale_hidden``)
         self._stale: set[str] = set()
         self._lcd_stale = False  # the LCD's accepted value is from before a lost feed (``_stale_hidden``)
 
@@ -672,25 +672,20 @@ class RoundTracker:
         collected the cards unseen. Such a position is seen only whole (every area in view and read)
         until a whole view of it shows what is accepted for it, the content from before the outage or
         a new one accepted since (``_confirm_stale``). A live feed lost over s03's dealer setting his
-        hand (a one-off check, the feed back 6.4 s later): the dealer's face-down pile, kept for his hand
-        area each time his arm lay over it again, stood beside the high and low hands read anew, an
-        8-card dealer and a false CARD-COUNT alert. The LCD likewise: in the state that says the feed is
-        lost it is not read (returned hidden), and its value is no evidence of where a deal starts until
-        a read after the outage shows what is accepted for it."""
+        hand (``benchmarks/feed_drops.py``, the feed back 6.4 s later): the dealer's face-down pile,
+        kept for his hand area each time his arm lay over it again, stood beside the high and low hands
+        read anew, an 8-card dealer and a false CARD-COUNT alert. The LCD likewise: in the state that
+        says the feed is lost it is not read (returned hidden), and its value is no evidence of where a
+        deal starts until a read after the outage shows what is accepted for it."""
         if state.feed_lost:  # the table as last seen: every position's cards are from before the outage
             self._stale = {f"seat{n}" for n in self.layout.seat_numbers} | {"dealer"}
             # and the LCD read before it is no evidence of where a deal begun unseen starts (as a value
             # left from the last round is none, ``_new_round``): a 4-s drop over s14's LCD going 6 -> 2
-            # (a one-off check) started the next round on the 6 and made seat 1 "passed over", a false
-            # DEAL-ORDER alert
+            # (``benchmarks/feed_drops.py``) started the next round on the 6 and made seat 1 "passed
+            # over", a false DEAL-ORDER alert
             self._lcd_read_t, self._lcd_stale = None, True
             return {"lcd"}
-        areas = {"dealer": _DEALER_ZONES}
-        return {
-            p
-            for p in self._stale
-            if p in hidden or any(f"{p}.{z}" in hidden for z in areas.get(p, _SEAT_ZONES))
-        }
+        return {p for p in self._stale if p in hidden or any(k in hidden for k in position_zones(p))}
 
     def _confirm_stale(self, state: TableState, hidden: set[str]) -> None:
         """A position stale since an outage (``_stale_hidden``) seen whole showing its accepted content
@@ -699,15 +694,11 @@ class RoundTracker:
         lcd_confirmed = state.lcd is not None and state.lcd == self._zones["lcd"].accepted
         if self._lcd_stale and "lcd" not in hidden and lcd_confirmed:
             self._lcd_stale, self._lcd_read_t = False, state.t
-        present: dict[str, tuple[object, tuple[str, str, str]]] = {
-            f"seat{s.seat}": (s, _SEAT_ZONES) for s in state.seats
-        }
-        present["dealer"] = (state.dealer, _DEALER_ZONES)
+        present = {"dealer"} | {f"seat{s.seat}" for s in state.seats}
         for pos in list(self._stale):
             if pos in hidden or pos not in present:
                 continue
-            src, zones = present[pos]
-            shown = tuple(tuple(getattr(src, z)) for z in zones)
+            shown = tuple(tuple(state.zone_cards(k)) for k in position_zones(pos))
             if shown == self._zones[f"{pos}.cards"].accepted:
                 self._stale.discard(pos)
 
